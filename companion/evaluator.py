@@ -370,11 +370,7 @@ def explain(a: Hand | int, b: Hand | int) -> str:
             lead = f"Both have a flush{' led by ' + same if same else ''}; " if same else "Both have a flush; "
             return f"{lead}then {_short(x)} beats {_short(y)} ({_ORDINALS[i]} card), so {dw} wins."
         if i < made:
-            if cw == Category.TWO_PAIR and i == 1:
-                return f"Both have two pair with {_rank_plural(rw[0])} on top; {_rank_plural(x)} beat {_rank_plural(y)} for the second pair, so {dw} wins."
-            if cw == Category.FULL_HOUSE and i == 1:
-                return f"Both have three {_rank_plural(rw[0])}; the pair decides: {_rank_plural(x)} beat {_rank_plural(y)}, so {dw} wins."
-            return f"Both have {cw.label}; {dw} beats {dl} because {_short(x)} is higher than {_short(y)}."
+            return _made_rank_words(cw, i, x, y, dw, dl)
         k = i - made
         common = rw[made:i]
         same = ""
@@ -383,6 +379,21 @@ def explain(a: Hand | int, b: Hand | int) -> str:
         head = _made_words(cw, rw)
         return f"Both have {head}{same}; then {_short(x)} beats {_short(y)} ({_ORDINALS[k]} kicker), so {dw} wins."
     return f"{dw} beats {dl}."
+
+
+def _made_rank_words(cat: Category, i: int, x: int, y: int, dw: str, dl: str) -> str:
+    """Why the made part of the hand (not a kicker) decides, at decision position ``i``."""
+    if cat in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        return f"Both have a {cat.label}; the one to the {_short(x)} beats the one to the {_short(y)}."
+    if cat == Category.TWO_PAIR:
+        which = "higher" if i == 0 else "second"
+        return f"Both have two pair; the {which} pair decides: {_rank_plural(x)} beat {_rank_plural(y)}, so {dw} wins."
+    if cat == Category.FULL_HOUSE:
+        part = "three of a kind" if i == 0 else "pair"
+        return f"Both have a full house; the {part} decides: {_rank_plural(x)} beat {_rank_plural(y)}, so {dw} wins."
+    if cat == Category.HIGH_CARD:
+        return f"Neither has a pair; {_short(x)} high beats {_short(y)} high."
+    return f"Both have {cat.label}; {_rank_plural(x)} beat {_rank_plural(y)}, so {dw} beats {dl}."
 
 
 def _made_words(cat: Category, ranks: Sequence[int]) -> str:

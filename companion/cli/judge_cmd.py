@@ -1,0 +1,75 @@
+"""``gang-companion judge FILE``: JSON showdowns in, verdicts out (one line per showdown for JSON lines)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from companion.cli import InputError
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("judge", help="judge showdowns given as JSON (a file, or - for stdin)",
+                       description="Judge one showdown (a JSON object) or many (JSON lines, one showdown a line).")
+    p.add_argument("file", help="path to the JSON or JSON-lines file, or - to read stdin")
+    p.add_argument("--pretty", action="store_true", help="indent a single verdict")
+    p.set_defaults(func=run)
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _judge_one(data: Any) -> dict[str, Any]:
+    from companion.judge import ShowdownError, judge_json
+
+    try:
+        return judge_json(data)
+    except ShowdownError as exc:
+        raise InputError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    text = _read(args.file)
+    if not text.strip():
+        raise InputError(f"{args.file} holds no showdown")
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict):
+        print(json.dumps(_judge_one(whole), indent=2 if args.pretty else None))
+        return 0
+    if whole is not None and not isinstance(whole, dict) and "\n" not in text.strip():
+        raise InputError("a showdown must be a JSON object with 'board' and 'players'")
+    return _run_lines(text)
+
+
+def _run_lines(text: str) -> int:
+    from companion.judge import ShowdownError, judge_json
+
+    bad = 0
+    out = sys.stdout
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            result = judge_json(data)
+        except json.JSONDecodeError as exc:
+            result, bad = {"line": n, "error": f"not JSON: {exc.msg} at column {exc.colno}"}, bad + 1
+        except ShowdownError as exc:
+            result, bad = {"line": n, "error": str(exc)}, bad + 1
+        out.write(json.dumps(result) + "\n")
+    if bad:
+        print(f"gang-companion judge: {bad} line(s) could not be judged; see their \"error\"", file=sys.stderr)
+        return 2
+    return 0

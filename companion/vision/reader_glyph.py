@@ -1,0 +1,206 @@
+"""Corner-index glyphs: from a corner patch to the rank glyph and the suit glyph, and from a glyph to features.
+
+Training (``tools/train_reader.py``) and reading (``reader``) both go through these functions, so what the
+classifiers learn is exactly what they are later shown.
+
+A *corner patch* is the card's corner resampled into a fixed frame: ``PATCH_PX`` pixels per card width,
+x to the right along the card's top edge, y down along its side, covering ``CORNER_W`` x ``CORNER_H`` card
+widths. Where the index sits inside it is not assumed: the glyphs are found as connected components of ink
+(dark or coloured on the white card), the rank as the topmost glyph row, the suit as the glyph below it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Corner frame, in card widths (a poker card is 1 x 1.4).
+CORNER_W = 0.34
+CORNER_H = 0.62
+PATCH_PX = 200  # pixels per card width in the corner frame
+PATCH_SIZE = (int(round(CORNER_W * PATCH_PX)), int(round(CORNER_H * PATCH_PX)))  # (w, h) = (68, 124)
+
+GLYPH_BOX = 32  # glyphs are normalised into this square for features
+
+
+
+def _hog(img: np.ndarray, cell: int = 8, bins: int = 9) -> np.ndarray:
+    """Histogram of oriented gradients (unsigned, soft-binned), 2x2-cell blocks, L2-Hys normalised.
+    (OpenCV 5 dropped cv2.HOGDescriptor from the main modules, so it is done here in numpy.)"""
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
+    b0 = np.floor(ang).astype(np.int32) % bins
+    w1 = ang - np.floor(ang)
+    n = img.shape[0] // cell
+    hist = np.zeros((n, n, bins), np.float32)
+    cy = (np.arange(img.shape[0]) // cell)[:, None].repeat(img.shape[1], 1)
+    cx = (np.arange(img.shape[1]) // cell)[None, :].repeat(img.shape[0], 0)
+    np.add.at(hist, (cy, cx, b0), mag * (1 - w1))
+    np.add.at(hist, (cy, cx, (b0 + 1) % bins), mag * w1)
+    blocks = np.concatenate([hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=2, keepdims=True) + 1e-6)
+    blocks = np.minimum(blocks, 0.2)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=2, keepdims=True) + 1e-6)
+    return blocks.ravel()
+
+
+@dataclass
+class IndexGlyphs:
+    """The two glyphs of one corner index, as soft ink crops, plus where they are in the patch."""
+
+    rank: np.ndarray  # float32 crop of ink (0 paper .. 1 ink), tight around the rank glyph(s)
+    suit: np.ndarray | None  # the glyph below the rank, or None when nothing sits there
+    rank_box: tuple[int, int, int, int]  # x, y, w, h in the patch
+    suit_box: tuple[int, int, int, int] | None
+    ink_colour: np.ndarray  # mean BGR of the rank ink, 0..255
+    paper_colour: np.ndarray
+
+
+def ink_map(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ink strength 0..1 per pixel (dark or coloured against the card's paper colour) and the paper colour.
+
+    The paper is the bright majority of the patch; any channel darker than the paper's counts, so red, orange,
+    grey and bluish-black ink all show, whatever the colour cast.
+    """
+    f = patch_bgr.astype(np.float32)
+    paper = np.percentile(f.reshape(-1, 3), 85, axis=0)
+    scale = max(float(paper.max()), 40.0)
+    d = np.clip(paper[None, None, :] - f, 0.0, None) / scale
+    return d.max(axis=2), paper
+
+
+def _otsu(ink: np.ndarray) -> float:
+    u8 = np.clip(ink * 255.0, 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(u8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(t) / 255.0
+
+
+def locate_index(patch_bgr: np.ndarray) -> IndexGlyphs | None:
+    """Find the rank glyph (topmost glyph row, '10' kept whole) and the suit glyph below it, or None.
+
+    When the rank and suit have run together (blur), a second, stricter ink threshold separates them."""
+    ink, paper = ink_map(patch_bgr)
+    if float(ink.max()) < 0.12:
+        return None
+    thr = min(max(0.16, 0.75 * _otsu(ink)), 0.5)
+    found = _locate(patch_bgr, ink, paper, thr)
+    if found is None or found.suit is None:
+        strict = _locate(patch_bgr, ink, paper, min(thr * 1.6, 0.8))
+        if strict is not None and strict.suit is not None:
+            return strict
+    return found
+
+
+def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float) -> IndexGlyphs | None:
+    h, w = patch_bgr.shape[:2]
+    binary = (ink > thr).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    comps = []
+    min_h = 0.045 * h
+    for i in range(1, n):
+        x, y, cw, ch, area = (int(v) for v in stats[i])
+        if area < 10 or max(cw, ch) < min_h * 0.6:
+            continue
+        left, top, right, bottom = x <= 0, y <= 0, x + cw >= w, y + ch >= h
+        # Not the index: the table in the rounded corner or along an edge, art or pips reaching in.
+        if (left and top) or bottom or (left and ch > 0.4 * h) or (top and cw > 0.6 * w) or \
+                (right and ch > 0.25 * h):
+            continue
+        if cw > 0.8 * w or ch > 0.6 * h:
+            continue
+        comps.append((x, y, cw, ch, area, i))
+    if not comps:
+        return None
+    # Rank seed: the topmost glyph of glyph-like height in the left part of the patch.
+    tall = [c for c in comps if c[3] >= min_h and c[0] < 0.6 * w]
+    if not tall:
+        return None
+    seed = min(tall, key=lambda c: c[1])
+    group = [seed]
+    sx0, sy0, sx1, sy1 = seed[0], seed[1], seed[0] + seed[2], seed[1] + seed[3]
+    changed = True
+    while changed:  # grow the row: '10', a rank broken into pieces at low resolution
+        changed = False
+        for c in comps:
+            if c in group:
+                continue
+            cx0, cy0, cx1, cy1 = c[0], c[1], c[0] + c[2], c[1] + c[3]
+            overlap = min(sy1, cy1) - max(sy0, cy0)
+            gap = max(cx0 - sx1, sx0 - cx1, 0)
+            inside_y = cy0 >= sy0 - 1 and cy1 <= sy1 + 1
+            if (overlap >= 0.5 * min(c[3], sy1 - sy0) or inside_y) and gap <= 0.35 * (sy1 - sy0) and \
+                    cy1 <= sy1 + 0.25 * (sy1 - sy0):
+                group.append(c)
+                sx0, sy0, sx1, sy1 = min(sx0, cx0), min(sy0, cy0), max(sx1, cx1), max(sy1, cy1)
+                changed = True
+    rank_box = (sx0, sy0, sx1 - sx0, sy1 - sy0)
+    rank_mask = np.isin(labels, [c[5] for c in group])
+    rank_crop = _crop(ink, rank_mask, rank_box)
+    ink_pix = patch_bgr[rank_mask]
+    ink_colour = ink_pix.mean(axis=0) if len(ink_pix) else paper
+    # Suit: the nearest glyph below the rank, roughly under it.
+    rh = sy1 - sy0
+    rcx = (sx0 + sx1) / 2
+    below = [c for c in comps if c not in group and c[1] >= sy1 - 0.2 * rh and c[1] <= sy1 + 1.2 * rh
+             and abs(c[0] + c[2] / 2 - rcx) <= max(0.9 * rh, (sx1 - sx0) / 2 + 0.3 * rh)
+             and max(c[2], c[3]) >= 0.3 * rh]
+    suit_crop = None
+    suit_box = None
+    if below:
+        first = min(below, key=lambda c: c[1])
+        ux0, uy0, ux1, uy1 = first[0], first[1], first[0] + first[2], first[1] + first[3]
+        sgroup = [first]
+        for c in below:  # pieces of a suit broken apart (club leaves, stem)
+            if c is first:
+                continue
+            if c[0] >= ux0 - 2 and c[0] + c[2] <= ux1 + 2 and c[1] <= uy1 + 2 and c[1] + c[3] <= uy1 + 0.6 * (uy1 - uy0):
+                sgroup.append(c)
+                ux0, uy0 = min(ux0, c[0]), min(uy0, c[1])
+                ux1, uy1 = max(ux1, c[0] + c[2]), max(uy1, c[1] + c[3])
+        suit_box = (ux0, uy0, ux1 - ux0, uy1 - uy0)
+        suit_crop = _crop(ink, np.isin(labels, [c[5] for c in sgroup]), suit_box)
+    return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, ink_colour.astype(np.float32),
+                       paper.astype(np.float32))
+
+
+def _crop(ink: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    x, y, w, h = box
+    m = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+    x0, y0 = max(x - 1, 0), max(y - 1, 0)
+    x1, y1 = min(x + w + 1, ink.shape[1]), min(y + h + 1, ink.shape[0])
+    return (ink[y0:y1, x0:x1] * m[y0:y1, x0:x1]).astype(np.float32)
+
+
+def glyph_features(crop: np.ndarray) -> np.ndarray:
+    """Fixed-length features of one glyph crop: HOG of the aspect-kept glyph, a stretched thumbnail, aspect."""
+    h, w = crop.shape[:2]
+    peak = float(np.percentile(crop, 99)) if crop.size else 0.0
+    g = np.clip(crop / max(peak, 1e-3), 0, 1).astype(np.float32)
+    inner = GLYPH_BOX - 4
+    s = inner / max(h, w, 1)
+    nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))
+    box = np.zeros((GLYPH_BOX, GLYPH_BOX), np.float32)
+    ox, oy = (GLYPH_BOX - nw) // 2, (GLYPH_BOX - nh) // 2
+    box[oy:oy + nh, ox:ox + nw] = cv2.resize(g, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    hog = _hog(box)
+    thumb = cv2.resize(g, (12, 12), interpolation=cv2.INTER_AREA).ravel()
+    aspect = np.array([np.log(max(w, 1) / max(h, 1))], np.float32)
+    return np.concatenate([hog, thumb, aspect]).astype(np.float32)
+
+
+N_FEATURES = int(glyph_features(np.ones((10, 8), np.float32)).size)
+
+
+def corner_patch(image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray) -> np.ndarray:
+    """Resample the corner frame from ``image``: ``origin`` the card corner, ``x_axis``/``y_axis`` one card width
+    along the top edge and down the side (pixel vectors). Returns a ``PATCH_SIZE`` BGR patch."""
+    pw = float(PATCH_PX)
+    # Map patch pixel (u, v) -> image origin + (u/pw) x_axis + (v/pw) y_axis.
+    m = np.array([[x_axis[0] / pw, y_axis[0] / pw, origin[0]],
+                  [x_axis[1] / pw, y_axis[1] / pw, origin[1]]], np.float32)
+    return cv2.warpAffine(image, m, PATCH_SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
