@@ -162,6 +162,7 @@ class JournalledGame:
 
     def __init__(self, journal: Journal, judge: ShowdownJudge | None = None) -> None:
         self.journal = journal
+        self._judge = judge
         try:
             self.table = Table.replay(journal.read(), judge)
         except ReplayError as exc:
@@ -189,9 +190,9 @@ class JournalledGame:
         if len(self.journal):
             raise JournalError(f"{self.journal.path} already holds a game; import into a new journal")
         events = read_jsonl(lines)
-        table = Table.replay(events, None)  # checks the whole history before writing any of it
+        table = Table.replay(events, self._judge)  # checks the whole history before writing any of it
         self.journal.append_many(events)
-        self.table = Table.replay(events, None) if table is None else table
+        self.table = table
         return len(events)
 
 

@@ -57,7 +57,7 @@ class PocketsDealt:
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.kind, "seed": self.seed,
-                "pockets": {name: [str(c) for c in cards] for name, cards in self.pockets},
+                "pockets": [{"player": name, "cards": [str(c) for c in cards]} for name, cards in self.pockets],
                 "board": [str(c) for c in self.board]}
 
 
@@ -202,7 +202,7 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
                                           bool(o.get("mastermind", False)), bool(o.get("easier", False))),
     "heist_started": lambda o: HeistStarted(int(o["number"])),
     "pockets_dealt": lambda o: PocketsDealt(int(o["seed"]),
-                                            tuple((str(n), _cards(c)) for n, c in o["pockets"].items()),
+                                            tuple((str(p["player"]), _cards(p["cards"])) for p in o["pockets"]),
                                             _cards(o["board"])),
     "cards_revealed": lambda o: CardsRevealed(_cards(o["cards"])),
     "hand_entered": lambda o: HandEntered(str(o["player"]), _cards(o["cards"])),
@@ -218,4 +218,4 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 
 __all__ = ["Event", "event_from_json", "GameStarted", "HeistStarted", "PocketsDealt", "CardsRevealed",
            "HandEntered", "ChipTaken", "ChipReturned", "PlayerHappy", "RoundTimedOut", "ShowdownJudged",
-           "Undone", "YELLOW"]
+           "Undone"]

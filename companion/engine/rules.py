@@ -190,10 +190,18 @@ def _take(state: GameState, current: RoundState, command: Take) -> Event:
         if command.copy is not None and any(c.stars == command.stars for c in current.holders):
             what = f"copy {command.copy} of {what}"
         raise IllegalCommand(f"{what} is not in play with {len(state.seats)} players")
-    if command.from_player is not None:
-        source = _player(state, command.from_player)
-        if source == player:
-            raise IllegalCommand(f"{player} cannot take a chip from themselves")
+    source = None if command.from_player is None else _player(state, command.from_player)
+    if source == player:
+        raise IllegalCommand(f"{player} cannot take a chip from themselves")
+    own = current.exit_chip_of(player) if command.stars == EXIT_STARS else current.star_chip_of(player)
+    if own is not None:
+        if own.is_exit:
+            raise IllegalCommand(f"{player} already holds an exit chip")
+        if own in matching:
+            raise IllegalCommand(f"{player} already holds {own.describe(colour)}")
+        kind = "red star chip" if colour == RED and any(c.is_exit for c in current.holders) else f"{COLOURS[colour]} chip"
+        raise IllegalCommand(f"{player} already holds a {kind} ({own.label} stars); they must put it back first")
+    if source is not None:
         held = [c for c in matching if current.holders[c] == source]
         if not held:
             raise IllegalCommand(f"{source} does not hold {matching[0].describe(colour)}")
@@ -205,15 +213,7 @@ def _take(state: GameState, current: RoundState, command: Take) -> Event:
             raise IllegalCommand(f"{matching[0].describe(colour)} is not in the middle: {' and '.join(holders)} "
                                  f"{'has' if len(holders) == 1 else 'have'} it (say \"from\" to take it)")
         chip = free[0]
-    if current.holders[chip] == player:
-        raise IllegalCommand(f"{player} already holds {chip.describe(colour)}")
-    if chip.is_exit and current.exit_chip_of(player) is not None:
-        raise IllegalCommand(f"{player} already holds an exit chip")
-    if not chip.is_exit and current.star_chip_of(player) is not None:
-        kind = "red star chip" if colour == RED and any(c.is_exit for c in current.holders) else f"{COLOURS[colour]} chip"
-        raise IllegalCommand(f"{player} already holds a {kind} ({current.star_chip_of(player).label} stars); "  # type: ignore[union-attr]
-                             f"they must put it back first")
-    return ChipTaken(player, colour, chip, None if command.from_player is None else current.holders[chip])
+    return ChipTaken(player, colour, chip, source)
 
 
 def _return(state: GameState, current: RoundState, command: Return) -> Event:
