@@ -7,7 +7,7 @@ replaced by two or three stacked cards, of which a player may use at most one).
 >>> best(parse_cards("As Ks"), [(c,) for c in parse_cards("Qs Js Ts 2c 3d")]).describe()
 'royal flush'
 >>> best(parse_cards("As Ad 2c 3c"), [(c,) for c in parse_cards("Ah Ac Kd 7s 8h")], "omaha").describe()
-'three aces with king-8'
+'four aces with king'
 """
 
 from __future__ import annotations

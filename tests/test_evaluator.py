@@ -202,6 +202,9 @@ def test_jokers_and_duplicates_are_refused():
         evaluate([*parse_cards("As Kd 2c 3c"), Card.parse("joker")])
     with pytest.raises(HandError, match="appears twice"):
         best_hand(parse_cards("As As Kd 2c 3c"))
+    for bad in ([-1, 2, 3, 4, 5], [60, 2, 3, 4, 5, 6, 7], ["As", 2, 3, 4, 5, 6], [None, 1, 2, 3, 4, 5, 6, 7]):
+        with pytest.raises(HandError, match="not a card"):
+            evaluate(bad)
 
 
 def test_fewer_than_five_cards_for_teaching():
