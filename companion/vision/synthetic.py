@@ -498,7 +498,7 @@ def render_scene(
 
     # ---- pixels ----
     image = _mat(rng, W, H, mat_name, hom)
-    label_scale = min(1.0, 1600 / W)
+    label_scale = 1600 / W  # coverage is measured on a 1600-pixel-wide map whatever the picture size
     labels = np.full((max(1, round(H * label_scale)), max(1, round(W * label_scale))), -1, np.int32)
     order_z = list(range(len(placed)))
     for z, p in enumerate(placed):

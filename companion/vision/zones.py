@@ -47,7 +47,7 @@ class ZoneError(ValueError):
 @dataclass(frozen=True)
 class Zone:
     """One named area. ``axis`` is the direction (normalised coordinates) along which its cards are counted
-    (left to right along the community row; clockwise along a seat's edge)."""
+    (left to right along the community row; left to right as the player in a seat sees their cards)."""
 
     name: str
     polygon: tuple[Point, ...]
@@ -261,7 +261,7 @@ def default_layout(n_seats: int = 4, aspect: float = DEFAULT_ASPECT, showdown: b
     for i in range(n_seats):
         a = seat_angle(i, n_seats, first_seat)
         half = step * (seat_share if between else 1.0) / 2
-        axis = (-math.sin(a), math.cos(a))  # tangent, clockwise
+        axis = (math.sin(a), -math.cos(a))  # left to right as the player in this seat sees the cards
         n = math.hypot(axis[0] / aspect, axis[1])
         zones.append(Zone(f"seat:{i}", tuple(_sector(0.5, 0.5, a - half, a + half, aspect)),
                           (axis[0] / aspect / n, axis[1] / n)))
@@ -330,7 +330,7 @@ def layout_from_points(community: Sequence[Sequence[float]], seats: Sequence[Seq
             hi = a + gap_next / 2 * (seat_share if between else 1.0)
             if between:
                 between_zones.append(Zone(f"between:{i}", tuple(_sector(cx, cy, hi, a + gap_next - gap_next / 2 * seat_share, aspect))))
-        axis = _unit((-math.sin(a) / aspect, math.cos(a)))
+        axis = _unit((math.sin(a) / aspect, -math.cos(a)))  # the seat's player's left to right
         zones.append(Zone(f"seat:{i}", tuple(_sector(cx, cy, lo, hi, aspect)), axis))
     zones.extend(between_zones)
     return Zones(tuple(zones), aspect, (("layout", "points"), ("seats", n)))
