@@ -347,7 +347,7 @@ def test_replaying_the_journal_rebuilds_the_same_state(steps: list[tuple[str, st
         game.execute({"cmd": "new_game", "players": ["Ana", "Bo", "Cy"], "timer": 30})
         boards = iter(["2c 3c 4c", "5d", "6h", "7s"])
         for kind, player, chip in steps:
-            command: dict[str, Any] = {
+            choices: dict[str, dict[str, Any]] = {
                 "take": {"cmd": "take", "player": player, "chip": chip},
                 "take_from": {"cmd": "take", "player": player, "chip": chip, "from": ["Ana", "Bo", "Cy"][chip % 3]},
                 "return": {"cmd": "return", "player": player},
@@ -355,7 +355,8 @@ def test_replaying_the_journal_rebuilds_the_same_state(steps: list[tuple[str, st
                 "undo": {"cmd": "undo"},
                 "timer": {"cmd": "timer_expired"},
                 "reveal": {"cmd": "reveal", "cards": next(boards, "8s").split()},
-            }[kind]
+            }
+            command = choices[kind]
             try:
                 game.execute(command_from_json(command))
             except CommandError:

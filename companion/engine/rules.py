@@ -23,7 +23,10 @@ _BOARD_WORDS = {3: "the flop", 4: "the turn", 5: "the river"}
 
 
 class VerdictLike(Protocol):
-    success: bool
+    """What the engine needs from a verdict (``companion.judge.Verdict`` is one)."""
+
+    @property
+    def success(self) -> bool: ...
 
     def to_json(self) -> dict[str, Any]: ...
 

@@ -36,7 +36,7 @@ def judge_with_companion(board: tuple[Card, ...],
     from companion.judge import PlayerHand, judge  # imported late: the engine's other rules do not need it
 
     players = [PlayerHand(name=name, pocket=pocket, chip=chip, exit=leaves) for name, pocket, chip, leaves in crew]
-    return judge(board, players)  # type: ignore[no-any-return]
+    return judge(board, players)
 
 
 class Table:
