@@ -225,6 +225,16 @@ def test_picamera_watches_small_stills_full_and_locks_exposure(fake_picamera2):
     src.close()  # twice is harmless
 
 
+def test_picamera_exposure_avoids_mains_flicker_and_focus_is_fixed(fake_picamera2):
+    src = open_source("picamera", still_size=(406, 304), flicker_hz=50, focus_dioptres=1.3)
+    cam = fake_picamera2.instances[0]
+    assert cam.controls_set[0] == {"AfMode": 0, "LensPosition": 1.3}
+    locked = cam.controls_set[1]
+    assert locked["ExposureTime"] == 10000  # 10.4 ms rounded to one 100 Hz flicker period
+    assert locked["AnalogueGain"] == pytest.approx(2.5 * 10400 / 10000)
+    src.close()
+
+
 def test_picamera_full_sensor_resolution_by_default(fake_picamera2):
     src = PiCamera2Source(lock=False)
     assert src.still().shape == (3040, 4056, 3)

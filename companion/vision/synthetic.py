@@ -567,7 +567,7 @@ def _mat(rng: np.random.Generator, W: int, H: int, mat: str, hom: np.ndarray) ->
     import cv2
 
     base = np.array(MAT_COLOURS[mat], np.float32)
-    lum = 1.0 + 0.06 * _smooth_noise(rng, W, H, 6) + 0.03 * _smooth_noise(rng, W, H, 40)
+    lum = 1.0 + 0.035 * _smooth_noise(rng, W, H, 6) + 0.02 * _smooth_noise(rng, W, H, 40)
     small = (max(2, W // 2), max(2, H // 2))
     grain = cv2.resize(rng.standard_normal((small[1], small[0]), dtype=np.float32), (W, H),
                        interpolation=cv2.INTER_LINEAR) * (0.05 if mat != "wood" else 0.03)
@@ -731,11 +731,11 @@ def _camera_effects(rng: np.random.Generator, image: np.ndarray, W: int, H: int,
         img[y0:y1, x0:x1] = roi + (255.0 - roi) * g[..., None]
     # Focus and motion blur (a hand moving the mat, a lens a little off focus).
     if rng.random() < 0.7:
-        sigma = rng.uniform(0.3, 1.6) * W / 2000
+        sigma = rng.uniform(0.3, 1.2) * W / 2000
         if sigma > 0.25:
             img = cv2.GaussianBlur(img, (0, 0), sigma)
-    if rng.random() < 0.15:
-        k = max(3, int(rng.uniform(0.002, 0.006) * W) | 1)
+    if rng.random() < 0.1:
+        k = max(3, int(rng.uniform(0.0007, 0.002) * W) | 1)
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
