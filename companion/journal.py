@@ -78,13 +78,21 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot open the journal {target}: {exc}") from None
 
-    def append(self, event: Event) -> int:
-        """Write one event in its own transaction; returns its sequence number once it is on disk."""
+    def append(self, event: Event, expected_seq: int | None = None) -> int:
+        """Write one event in its own transaction; returns its sequence number once it is on disk.
+
+        With ``expected_seq``, refuse (JournalError) if another program appended since we last read.
+        """
         body = json.dumps(event.to_json(), sort_keys=True, separators=(",", ":"))
         now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         cur = self._db.cursor()
         cur.execute("BEGIN IMMEDIATE")
         try:
+            if expected_seq is not None:
+                last = int(cur.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+                if last + 1 != expected_seq:
+                    raise JournalError(f"{self.path} changed under us (another program is writing to it); "
+                                       f"reopen it to see the game as it now stands")
             cur.execute("INSERT INTO events (kind, body, recorded_at) VALUES (?, ?, ?)", (event.kind, body, now))
             seq = int(cur.lastrowid or 0)
             cur.execute("COMMIT")
@@ -163,8 +171,10 @@ class JournalledGame:
     def __init__(self, journal: Journal, judge: ShowdownJudge | None = None) -> None:
         self.journal = journal
         self._judge = judge
+        events = journal.read()
+        self._rows = len(events)
         try:
-            self.table = Table.replay(journal.read(), judge)
+            self.table = Table.replay(events, judge)
         except ReplayError as exc:
             raise JournalError(f"{journal.path}: {exc}") from None
 
@@ -177,7 +187,8 @@ class JournalledGame:
         if isinstance(command, dict):
             command = command_from_json(command)
         event = self.table.decide(command)
-        self.journal.append(event)
+        self.journal.append(event, expected_seq=self._rows + 1)
+        self._rows += 1
         self.table.apply(event)
         return event
 
@@ -193,6 +204,7 @@ class JournalledGame:
         table = Table.replay(events, self._judge)  # checks the whole history before writing any of it
         self.journal.append_many(events)
         self.table = table
+        self._rows = len(events)
         return len(events)
 
 

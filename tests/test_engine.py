@@ -155,7 +155,7 @@ def test_new_game_refuses_bad_crews(players: list[str], options: dict[str, Any],
 def test_a_second_new_game_waits_for_the_first_to_end() -> None:
     t = table()
     rejects(t, {"cmd": "new_game", "players": CREW},
-            "a game is already under way; it must be won or lost before a new one starts")
+            "a game is already under way; win it, lose it or abandon it before a new one starts")
 
 
 def test_commands_before_a_game() -> None:
@@ -469,6 +469,40 @@ def test_three_vaults_win_and_three_alarms_lose(success: bool, phase: str) -> No
     assert t.state.phase == "chips" and t.state.vaults == 0 and t.state.players == ("X", "Y", "Z")
 
 
+def test_abandon_ends_the_game_so_a_new_one_can_start() -> None:
+    t = table()
+    run(t, take("Ana", 1), {"cmd": "abandon"})
+    assert t.state.phase == "abandoned"
+    rejects(t, take("Bo", 2), "the game was abandoned; start a new one with new_game")
+    rejects(t, {"cmd": "abandon"}, "the game was abandoned; start a new one with new_game")
+    run(t, {"cmd": "undo"})
+    assert t.state.phase == "chips"
+    run(t, {"cmd": "abandon"}, {"cmd": "new_game", "players": ["X", "Y", "Z"]})
+    assert t.state.phase == "chips" and t.state.players == ("X", "Y", "Z") and not t.state.abandoned
+    rejects(Table(), {"cmd": "abandon"}, "no game yet: start one with new_game")
+
+
+def test_real_judge_with_ten_players_zero_stars_and_exits() -> None:
+    ten = [f"P{i}" for i in range(10)]
+    t = Table()
+    run(t, {"cmd": "new_game", "players": ten}, {"cmd": "deal", "seed": 3})
+    to_red_dealt(t)
+    # P0..P9 take 0, 0, 1..8 in seat order; P7, P8, P9 take the exit chips.
+    for p, chip in zip(ten, chips_in_play(10, RED)):
+        run(t, take(p, chip.stars))
+    run(t, take("P7", "exit"), take("P8", "exit"), take("P9", "exit"))
+    for p in ten:
+        run(t, happy(p))
+    event = t.execute({"cmd": "showdown"})
+    assert isinstance(event, ShowdownJudged)
+    verdict = event.verdict
+    assert [(p["name"], p["chip"], p["exit"]) for p in verdict["players"]] == \
+        [(f"P{i}", s, i >= 7) for i, s in enumerate([0, 0, 1, 2, 3, 4, 5, 6, 7, 8])]
+    assert verdict["reveal_order"] == ["P0", "P1", "P2", "P3", "P4", "P5", "P6"]
+    assert (t.state.vaults, t.state.alarms) == ((1, 0) if event.success else (0, 1))
+    assert event.success == (verdict["misplaced"] == [])
+
+
 def test_next_heist_only_after_the_showdown() -> None:
     rejects(table(), {"cmd": "next_heist"}, "heist 1 is still under way; finish its showdown first")
 
@@ -505,7 +539,7 @@ def test_undo_reopens_a_closed_round_and_a_judged_heist() -> None:
 # --- command and event JSON ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("obj, message", [
     ({"cmd": "dance"}, "unknown cmd 'dance'; known: new_game, deal, reveal, hand, take, return, happy, "
-                       "timer_expired, showdown, next_heist, undo"),
+                       "timer_expired, showdown, next_heist, abandon, undo"),
     ({"cmd": "take", "player": "Ana", "chip": 3, "colour": "red"}, "take: unexpected field(s) 'colour'"),
     ({"cmd": "take", "player": "Ana", "chip": "big"}, 'chip must be a number of stars (0 to 8) or "exit", not \'big\''),
     ({"cmd": "take", "player": "", "chip": 1}, "take: 'player' must be a player's name, not ''"),
@@ -562,11 +596,12 @@ def command_strategy(draw: Any, t: Table) -> dict[str, Any]:
     s = t.state
     players = list(s.players) or NAMES[:3]
     kind = draw(st.sampled_from(["helpful"] * 16 + ["take", "take_from", "return", "happy", "reveal", "hand",
-                                                     "deal", "timer", "showdown", "next", "undo", "new"]))
+                                                     "deal", "timer", "showdown", "next", "undo", "new",
+                                                     "abandon"]))
     name = st.sampled_from(players + ["Zed"])
     if kind == "helpful":
         heist = s.heist
-        if heist is None or s.phase in ("won", "lost"):
+        if heist is None or s.phase in ("won", "lost", "abandoned"):
             return {"cmd": "new_game", "players": players}
         if s.phase == "judged":
             return {"cmd": "next_heist"}
@@ -611,7 +646,10 @@ def command_strategy(draw: Any, t: Table) -> dict[str, Any]:
         size = draw(st.integers(2, 8))
         return {"cmd": "new_game", "players": NAMES[:size], "timer": draw(st.sampled_from([None, 90])),
                 "mastermind": draw(st.booleans()), "easier": draw(st.booleans())}
-    return {"cmd": {"timer": "timer_expired", "showdown": "showdown", "next": "next_heist", "undo": "undo"}[kind]}
+    if kind == "abandon" and draw(st.integers(0, 9)) > 0:
+        kind = "undo"  # abandoning is rare at a real table
+    return {"cmd": {"timer": "timer_expired", "showdown": "showdown", "next": "next_heist", "undo": "undo",
+                    "abandon": "abandon"}[kind]}
 
 
 def check_invariants(s: GameState) -> None:
@@ -635,18 +673,19 @@ def check_invariants(s: GameState) -> None:
 def test_random_commands_never_break_the_rules(data: st.DataObject, crew_extra: int) -> None:
     judge = FakeJudge(success=True)
     t = Table(judge)
-    t.execute({"cmd": "new_game", "players": NAMES[:3 + crew_extra]})
+    log = [t.execute({"cmd": "new_game", "players": NAMES[:3 + crew_extra]})]
     for _ in range(data.draw(st.integers(10, 250), label="length")):
         judge.success = data.draw(st.booleans(), label="verdict") if t.state.phase == "showdown" else True
         command = command_strategy(data.draw, t)
         before_state, before_events = t.state, t.events
         try:
-            t.execute(command)
+            log.append(t.execute(command))
         except CommandError:
             assert t.state == before_state and t.events == before_events
         check_invariants(t.state)
     event(f"heists reached: {t.state.heist.number if t.state.heist else 0}")
     event(f"phase at the end: {t.state.phase}")
-    rebuilt = Table.replay(t.events, judge)
-    assert rebuilt.state == t.state
+    rebuilt = Table.replay(log, judge)  # the full log, undo records included, as the journal keeps it
+    assert rebuilt.state == t.state and rebuilt.events == t.events
     assert rebuilt.state.to_json() == t.state.to_json()
+    assert Table.replay([event_from_json(json.loads(json.dumps(e.to_json()))) for e in log]).state == t.state

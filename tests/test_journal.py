@@ -163,6 +163,17 @@ def test_a_history_that_breaks_the_rules_is_refused(tmp_path: Path) -> None:
         JournalledGame(j)
 
 
+def test_a_second_writer_is_noticed(tmp_path: Path) -> None:
+    db = tmp_path / "j.sqlite3"
+    with Journal(db) as j1, Journal(db) as j2:
+        first, second = JournalledGame(j1), JournalledGame(j2)
+        first.execute({"cmd": "new_game", "players": ["Ana", "Bo", "Cy"]})
+        with pytest.raises(JournalError, match="changed under us"):
+            second.execute({"cmd": "new_game", "players": ["Dee", "Eli", "Fox"]})
+        assert len(j1) == 1 and second.state.phase == "no_game"
+        assert JournalledGame(j2).state == first.state
+
+
 def test_not_a_database(tmp_path: Path) -> None:
     bad = tmp_path / "junk.sqlite3"
     bad.write_bytes(b"this is not sqlite" * 100)

@@ -83,7 +83,7 @@ def test_a_bad_line_names_itself_and_keeps_earlier_lines(tmp_path: Path, capsys:
 @pytest.mark.parametrize("line, problem", [
     ("{not json", "not a JSON object (Expecting property name enclosed in double quotes)"),
     ('{"cmd": "fly"}', "unknown cmd 'fly'; known: new_game, deal, reveal, hand, take, return, happy, "
-                       "timer_expired, showdown, next_heist, undo"),
+                       "timer_expired, showdown, next_heist, abandon, undo"),
     ('{"cmd": "take", "player": "Ana", "chip": 9}', "chip 9 is not in play with 3 players"),
 ])
 def test_malformed_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, problem: str) -> None:

@@ -71,20 +71,19 @@ def run(args: argparse.Namespace) -> int:
                             game.execute(command_from_json(json.loads(text)))
                         except json.JSONDecodeError as exc:
                             raise InputError(f"{args.script} line {number}: not a JSON object ({exc.msg})") from None
-                        except CommandError as exc:
+                        except (CommandError, JournalError) as exc:
                             raise InputError(f"{args.script} line {number}: {exc}") from None
             except OSError as exc:
                 raise InputError(f"cannot read the script: {exc}") from None
-        if args.export:
-            if args.export == "-":
-                game.export_jsonl(sys.stdout)
-            else:
-                try:
-                    with open(args.export, "w", encoding="utf-8") as out:
-                        game.export_jsonl(out)
-                except OSError as exc:
-                    raise InputError(f"cannot write {args.export}: {exc}") from None
-        elif not args.quiet:
+        if args.export == "-":
+            game.export_jsonl(sys.stdout)
+        elif args.export:
+            try:
+                with open(args.export, "w", encoding="utf-8") as out:
+                    game.export_jsonl(out)
+            except OSError as exc:
+                raise InputError(f"cannot write {args.export}: {exc}") from None
+        if args.export != "-" and not args.quiet:
             json.dump(game.state.to_json(), sys.stdout, indent=2, ensure_ascii=False)
             sys.stdout.write("\n")
     return 0

@@ -11,10 +11,11 @@ The journal (``companion.journal``) and the command line (``companion.cli.play_c
 """
 
 from companion.engine.chips import COLOURS, EXIT_STARS, RED, WHITE, Chip, chips_in_play, exit_count
-from companion.engine.commands import (COMMAND_NAMES, Command, Deal, Happy, Hand, NewGame, NextHeist, Return,
+from companion.engine.commands import (COMMAND_NAMES, Abandon, Command, Deal, Happy, Hand, NewGame, NextHeist, Return,
                                        Reveal, Seat, Showdown, Take, TimerExpired, Undo, command_from_json)
 from companion.engine.errors import CommandError, IllegalCommand, MalformedCommand, ReplayError
-from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameStarted, HandEntered,
+from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameAbandoned, GameStarted,
+                                     HandEntered,
                                      HeistStarted, PlayerHappy, PocketsDealt, RoundTimedOut, ShowdownJudged, Undone,
                                      event_from_json)
 from companion.engine.rules import ShowdownJudge, VerdictLike, deal_deck
@@ -23,10 +24,10 @@ from companion.engine.table import Table, judge_with_companion
 
 __all__ = [
     "COLOURS", "EXIT_STARS", "RED", "WHITE", "Chip", "chips_in_play", "exit_count",
-    "COMMAND_NAMES", "Command", "Deal", "Happy", "Hand", "NewGame", "NextHeist", "Return", "Reveal", "Seat",
+    "COMMAND_NAMES", "Abandon", "Command", "Deal", "Happy", "Hand", "NewGame", "NextHeist", "Return", "Reveal", "Seat",
     "Showdown", "Take", "TimerExpired", "Undo", "command_from_json",
     "CommandError", "IllegalCommand", "MalformedCommand", "ReplayError",
-    "CardsRevealed", "ChipReturned", "ChipTaken", "Event", "GameStarted", "HandEntered", "HeistStarted",
+    "CardsRevealed", "ChipReturned", "ChipTaken", "Event", "GameAbandoned", "GameStarted", "HandEntered", "HeistStarted",
     "PlayerHappy", "PocketsDealt", "RoundTimedOut", "ShowdownJudged", "Undone", "event_from_json",
     "ShowdownJudge", "VerdictLike", "deal_deck", "GameState", "HeistState", "RoundState", "apply",
     "Table", "judge_with_companion",

@@ -149,6 +149,14 @@ class NextHeist:
 
 
 @dataclass(frozen=True)
+class Abandon:
+    """Give up the game under way (so that a new one can start)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cmd": "abandon"}
+
+
+@dataclass(frozen=True)
 class Undo:
     """Take back the last event."""
 
@@ -156,10 +164,10 @@ class Undo:
         return {"cmd": "undo"}
 
 
-Command = Union[NewGame, Deal, Reveal, Hand, Take, Return, Happy, TimerExpired, Showdown, NextHeist, Undo]
+Command = Union[NewGame, Deal, Reveal, Hand, Take, Return, Happy, TimerExpired, Showdown, NextHeist, Abandon, Undo]
 
 COMMAND_NAMES: tuple[str, ...] = ("new_game", "deal", "reveal", "hand", "take", "return", "happy",
-                                  "timer_expired", "showdown", "next_heist", "undo")
+                                  "timer_expired", "showdown", "next_heist", "abandon", "undo")
 
 _ALLOWED_FIELDS: dict[str, frozenset[str]] = {
     "new_game": frozenset({"players", "timer", "mastermind", "easier"}),
@@ -172,6 +180,7 @@ _ALLOWED_FIELDS: dict[str, frozenset[str]] = {
     "timer_expired": frozenset(),
     "showdown": frozenset(),
     "next_heist": frozenset(),
+    "abandon": frozenset(),
     "undo": frozenset(),
 }
 
@@ -203,7 +212,7 @@ def command_from_json(obj: Any) -> Command:
     if name == "happy":
         return Happy(_name(obj, "player"))
     simple: dict[str, Command] = {"timer_expired": TimerExpired(), "showdown": Showdown(),
-                                  "next_heist": NextHeist(), "undo": Undo()}
+                                  "next_heist": NextHeist(), "abandon": Abandon(), "undo": Undo()}
     return simple[name]
 
 

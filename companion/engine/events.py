@@ -150,6 +150,16 @@ class ShowdownJudged:
 
 
 @dataclass(frozen=True)
+class GameAbandoned:
+    """The crew gave up the game under way."""
+
+    kind = "game_abandoned"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind}
+
+
+@dataclass(frozen=True)
 class Undone:
     """The latest standing event (of kind ``undone_kind``) was taken back."""
 
@@ -161,7 +171,7 @@ class Undone:
 
 
 Event = Union[GameStarted, HeistStarted, PocketsDealt, CardsRevealed, HandEntered, ChipTaken, ChipReturned,
-              PlayerHappy, RoundTimedOut, ShowdownJudged, Undone]
+              PlayerHappy, RoundTimedOut, ShowdownJudged, GameAbandoned, Undone]
 
 
 def event_from_json(obj: Any) -> Event:
@@ -213,9 +223,10 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
     "round_timed_out": lambda o: RoundTimedOut(_colour(o["colour"]),
                                                tuple((str(a["player"]), _chip(a)) for a in o["assigned"])),
     "showdown_judged": lambda o: ShowdownJudged(bool(o["success"]), dict(o.get("verdict") or {})),
+    "game_abandoned": lambda o: GameAbandoned(),
     "undone": lambda o: Undone(str(o["undone"])),
 }
 
 __all__ = ["Event", "event_from_json", "GameStarted", "HeistStarted", "PocketsDealt", "CardsRevealed",
            "HandEntered", "ChipTaken", "ChipReturned", "PlayerHappy", "RoundTimedOut", "ShowdownJudged",
-           "Undone"]
+           "GameAbandoned", "Undone"]

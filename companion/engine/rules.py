@@ -11,10 +11,11 @@ from typing import Any, Callable, Protocol, Sequence
 
 from companion.cards import FULL_DECK, Card, CardError, check_distinct
 from companion.engine.chips import COLOURS, EXIT_STARS, MAX_PLAYERS, MIN_PLAYERS, RED, WHITE, Chip, chips_in_play
-from companion.engine.commands import (Command, Deal, Happy, Hand, NewGame, NextHeist, Return, Reveal, Showdown,
+from companion.engine.commands import (Abandon, Command, Deal, Happy, Hand, NewGame, NextHeist, Return, Reveal, Showdown,
                                        Take, TimerExpired, Undo)
 from companion.engine.errors import IllegalCommand
-from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameStarted, HandEntered,
+from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameAbandoned, GameStarted,
+                                     HandEntered,
                                      HeistStarted, PlayerHappy, PocketsDealt, RoundTimedOut, ShowdownJudged)
 from companion.engine.state import BOARD_SIZE_AT_ROUND, GameState, HeistState, RoundState
 
@@ -44,8 +45,12 @@ def decide(state: GameState, command: Command, judge: ShowdownJudge) -> Event:
     heist = state.heist
     if heist is None:
         raise IllegalCommand("no game yet: start one with new_game")
+    if state.phase == "abandoned":
+        raise IllegalCommand("the game was abandoned; start a new one with new_game")
     if state.phase in ("won", "lost"):
         raise IllegalCommand(f"the game is over: the crew {state.phase} ({state.vaults} vaults, {state.alarms} alarms)")
+    if isinstance(command, Abandon):
+        return GameAbandoned()
     if isinstance(command, NextHeist):
         if heist.success is None:
             raise IllegalCommand(f"heist {heist.number} is still under way; finish its showdown first")
@@ -82,8 +87,8 @@ def deal_deck(seed: int, n_players: int) -> tuple[tuple[tuple[Card, ...], ...], 
 
 
 def _new_game(state: GameState, command: NewGame) -> Event:
-    if state.phase not in ("no_game", "won", "lost"):
-        raise IllegalCommand("a game is already under way; it must be won or lost before a new one starts")
+    if state.phase not in ("no_game", "won", "lost", "abandoned"):
+        raise IllegalCommand("a game is already under way; win it, lose it or abandon it before a new one starts")
     n = len(command.seats)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise IllegalCommand(f"a crew has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")

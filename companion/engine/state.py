@@ -14,7 +14,8 @@ from companion.cards import Card
 from companion.engine.chips import COLOURS, RED, WHITE, Chip, chips_in_play
 from companion.engine.commands import Seat
 from companion.engine.errors import ReplayError
-from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameStarted, HandEntered,
+from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameAbandoned, GameStarted,
+                                     HandEntered,
                                      HeistStarted, PlayerHappy, PocketsDealt, RoundTimedOut, ShowdownJudged, Undone)
 
 VAULTS_TO_WIN = 3
@@ -118,6 +119,7 @@ class GameState:
     vaults: int = 0
     alarms: int = 0
     heist: HeistState | None = None
+    abandoned: bool = False
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -125,9 +127,11 @@ class GameState:
 
     @property
     def phase(self) -> str:
-        """'no_game', 'chips' (a round is open), 'showdown' (waiting to judge), 'judged', 'won' or 'lost'."""
+        """'no_game', 'chips' (a round is open), 'showdown' (waiting to judge), 'judged', 'won', 'lost', 'abandoned'."""
         if self.heist is None:
             return "no_game"
+        if self.abandoned:
+            return "abandoned"
         if self.vaults >= VAULTS_TO_WIN:
             return "won"
         if self.alarms >= ALARMS_TO_LOSE:
@@ -166,6 +170,8 @@ def apply(state: GameState, event: Event) -> GameState:
     heist = state.heist
     if heist is None:
         raise ReplayError(f"{event.kind} before any game started")
+    if isinstance(event, GameAbandoned):
+        return replace(state, abandoned=True)
     if isinstance(event, HeistStarted):
         return replace(state, heist=HeistState(event.number, (first_round(state),)))
     if isinstance(event, PocketsDealt):

@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from companion.cards import Card
-from companion.engine.commands import (Command, Deal, Happy, Hand, NewGame, NextHeist, Return, Reveal, Take,
+from companion.engine.commands import (Abandon, Command, Deal, Happy, Hand, NewGame, NextHeist, Return, Reveal, Take,
                                        TimerExpired, Undo, command_from_json)
 from companion.engine.errors import CommandError, IllegalCommand, ReplayError
-from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameStarted, HandEntered,
+from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameAbandoned, GameStarted,
+                                     HandEntered,
                                      HeistStarted, PlayerHappy, PocketsDealt, ShowdownJudged, Undone)
 from companion.engine.rules import ShowdownJudge, VerdictLike, decide
 from companion.engine.state import GameState, apply
@@ -129,6 +130,8 @@ def _verify(state: GameState, event: Event) -> None:
         command = Return(event.player, event.chip.stars)
     elif isinstance(event, PlayerHappy):
         command = Happy(event.player)
+    elif isinstance(event, GameAbandoned):
+        command = Abandon()
     else:
         command = TimerExpired()
     try:
