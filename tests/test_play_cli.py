@@ -47,7 +47,7 @@ def test_script_prints_the_state(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert state["players"] == [{"name": "Ana", "bot": False}, {"name": "Bo", "bot": False}, {"name": "Robo", "bot": True}]
     heist = state["heist"]
     assert heist["number"] == 1 and heist["round"] == "white" and heist["board"] == [] and heist["dealt"] is True
-    assert heist["pockets"] == {"Ana": ["6d", "Js"], "Bo": ["9s", "4h"], "Robo": ["Qc", "4s"]}
+    assert heist["pockets"] == {"Ana": ["3c", "9s"], "Bo": ["Jc", "9h"], "Robo": ["Qs", "5c"]}
     assert heist["rounds"] == [{"colour": "white", "chips": {"Ana": ["1"], "Bo": ["3"], "Robo": []},
                                 "middle": ["2"], "happy": [], "closed": False}]
 

@@ -6,17 +6,17 @@ from the seed in the command, and the event records the outcome).
 
 from __future__ import annotations
 
-import random
+import hashlib
 from typing import Any, Callable, Protocol, Sequence
 
 from companion.cards import FULL_DECK, Card, CardError, check_distinct
 from companion.engine.chips import COLOURS, EXIT_STARS, MAX_PLAYERS, MIN_PLAYERS, RED, WHITE, Chip, chips_in_play
-from companion.engine.commands import (Abandon, Command, Deal, Happy, Hand, NewGame, NextHeist, Return, Reveal, Showdown,
-                                       Take, TimerExpired, Undo)
+from companion.engine.commands import (Abandon, Command, Deal, Happy, Hand, NewGame, NextHeist, Return, Reveal,
+                                       Showdown, Take, TimerExpired, Undo)
 from companion.engine.errors import IllegalCommand
 from companion.engine.events import (CardsRevealed, ChipReturned, ChipTaken, Event, GameAbandoned, GameStarted,
-                                     HandEntered,
-                                     HeistStarted, PlayerHappy, PocketsDealt, RoundTimedOut, ShowdownJudged)
+                                     HandEntered, HeistStarted, PlayerHappy, PocketsDealt, RoundTimedOut,
+                                     ShowdownJudged)
 from companion.engine.state import BOARD_SIZE_AT_ROUND, GameState, HeistState, RoundState
 
 POCKET_SIZE = 2
@@ -78,9 +78,19 @@ def decide(state: GameState, command: Command, judge: ShowdownJudge) -> Event:
 
 
 def deal_deck(seed: int, n_players: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """The dealer's shuffle: the pockets in seat order and the five board cards (deterministic in ``seed``)."""
+    """The dealer's shuffle: the pockets in seat order and the five board cards.
+
+    A Fisher-Yates shuffle driven by SHA-256 of the seed, not by ``random``, so that a journal written
+    today replays (and verifies) identically on any future Python.
+
+    >>> deal_deck(7, 3)[1]
+    (8h, Jd, 6h, 5h, 3h)
+    """
     deck = list(FULL_DECK)
-    random.Random(seed).shuffle(deck)
+    for i in range(len(deck) - 1, 0, -1):
+        digest = hashlib.sha256(f"gang-companion deal {seed} {i}".encode()).digest()
+        j = int.from_bytes(digest[:8], "big") % (i + 1)  # bias below 1e-17: irrelevant for a card game
+        deck[i], deck[j] = deck[j], deck[i]
     pockets = tuple(tuple(deck[i * POCKET_SIZE:(i + 1) * POCKET_SIZE]) for i in range(n_players))
     start = n_players * POCKET_SIZE
     return pockets, tuple(deck[start:start + 5])
