@@ -708,3 +708,14 @@ def test_random_commands_never_break_the_rules(data: st.DataObject, crew_extra: 
     assert rebuilt.state == t.state and rebuilt.events == t.events
     assert rebuilt.state.to_json() == t.state.to_json()
     assert Table.replay([event_from_json(json.loads(json.dumps(e.to_json()))) for e in log]).state == t.state
+
+
+# --- the docstring examples ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["companion.engine.chips", "companion.engine.commands", "companion.engine.events",
+                                  "companion.engine.rules", "companion.engine.table", "companion.journal"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
