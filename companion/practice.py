@@ -1,0 +1,82 @@
+"""The practice table: bots play the empty seats through the same commands a person's touch or button sends.
+
+``BotCrew.next_command(state)`` looks at the public state (and each bot's own pocket) and returns the next thing
+a bot does, or None when every bot is content. The engine judges legality like any other command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.bots import desired_star, estimate_strength
+from companion.engine import EXIT_STARS, GameState, Happy, Take
+from companion.engine.commands import Command
+
+MAX_BOT_ACTIONS_PER_ROUND = 60  # then the bots stop moving chips and wait (the round timer closes the round)
+
+
+@dataclass
+class BotCrew:
+    """The bots at one table. ``samples`` sets how hard each bot thinks (Monte Carlo deals per estimate)."""
+
+    bots: tuple[str, ...]
+    samples: int = 400
+    seed: int = 0
+    _strength: dict[tuple[int, int, str], float] = field(default_factory=dict)
+    _lost: dict[tuple[int, int], set[tuple[str, int]]] = field(default_factory=dict)
+    _actions: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def strength(self, state: GameState, player: str) -> float:
+        heist = state.heist
+        assert heist is not None
+        key = (heist.number, heist.current.colour, player)
+        if key not in self._strength:
+            pocket = heist.pockets.get(player, ())
+            if len(pocket) != 2:
+                self._strength[key] = 0.5  # a bot that was never dealt cards plays the middle
+            else:
+                self._strength[key] = estimate_strength(pocket, heist.board, len(state.seats) - 1,
+                                                        samples=self.samples, seed=hash(key) & 0xFFFF ^ self.seed)
+        return self._strength[key]
+
+    def next_command(self, state: GameState) -> Command | None:
+        heist = state.heist
+        if heist is None or state.phase != "chips":
+            return None
+        rnd = heist.current
+        key = (heist.number, rnd.colour)
+        if self._actions.get(key, 0) >= MAX_BOT_ACTIONS_PER_ROUND:
+            return None
+        lost = self._lost.setdefault(key, set())
+        stars = sorted(c.stars for c in rnd.holders if not c.is_exit)
+        # the surest hands (very strong or very weak) grab first, as quick hands do at a real table
+        for bot in sorted(self.bots, key=lambda b: -abs(self.strength(state, b) - 0.5)):
+            if rnd.star_chip_of(bot) is not None:
+                continue
+            want = desired_star(self.strength(state, bot), stars)
+            free = [c.stars for c in rnd.middle if not c.is_exit]
+            if want in free:
+                return self._act(key, Take(bot, want))
+            holder = next((h for c, h in rnd.holders.items() if c.stars == want and h not in (None, bot)), None)
+            if holder is not None and (bot, want) not in lost:
+                lost.add((holder, want))  # the one robbed will not snatch it straight back
+                return self._act(key, Take(bot, want, from_player=holder))
+            if free:
+                nearest = min(free, key=lambda s: (abs(s - want), s))
+                return self._act(key, Take(bot, nearest))
+        exits = [c for c in rnd.middle if c.is_exit]
+        if exits:
+            # the bots least sure of their place (closest to the middle of the crew) step out
+            candidates = sorted((b for b in self.bots if rnd.exit_chip_of(b) is None),
+                                key=lambda b: abs(self.strength(state, b) - 0.5))
+            if candidates:
+                return self._act(key, Take(candidates[0], EXIT_STARS))
+        if rnd.is_full(state.players):
+            for bot in self.bots:
+                if bot not in rnd.happy:
+                    return Happy(bot)
+        return None
+
+    def _act(self, key: tuple[int, int], command: Command) -> Command:
+        self._actions[key] = self._actions.get(key, 0) + 1
+        return command
