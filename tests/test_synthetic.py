@@ -159,3 +159,13 @@ def test_index_boxes_sit_in_the_corners():
             assert 0 <= x0 < x1 <= 0.36 * w and 0 <= y0 < y1 <= 0.56 * h
             bx0, by0, bx1, by1 = boxes["br"]
             assert bx0 >= 0.6 * w and by0 >= 0.44 * h and bx1 <= w and by1 <= h
+            if code != "JR":  # rank over suit: taller than a sixth of the card (a lone suit is not)
+                assert y1 - y0 > 0.16 * h and by1 - by0 > 0.16 * h
+    assert S.index_boxes("byronknoll_vector", "KD")["br"][3] - S.index_boxes("byronknoll_vector", "KD")["br"][1] > 100
+
+
+def test_module_examples_run():
+    import doctest
+
+    result = doctest.testmod(S, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -284,6 +284,15 @@ def test_zones_save_and_load(tmp_path):
         layout_from_points([(0, 0), (700, 0), (1, 1), (0, 1)], [(5, 5)], image_size=SIZE)
 
 
+@pytest.mark.parametrize("name", ["companion.vision", "companion.vision.table", "companion.vision.zones"])
+def test_module_examples_run(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_overlay_png_is_written(tmp_path):
     cv2 = pytest.importorskip("cv2")
     image = np.full((120, 160, 3), 60, np.uint8)

@@ -114,6 +114,30 @@ def test_synthetic_source_holds_each_scene_for_a_few_frames():
         open_source("synthetic:abc")
 
 
+def test_synthetic_hand_moves_then_the_table_settles():
+    from companion.vision import synthetic
+    from companion.vision.table import SettleDetector
+
+    try:
+        synthetic.available_decks()
+    except synthetic.DeckError:
+        pytest.skip("card decks not available")
+    src = SyntheticSource(seed=2, hold=7, moving=3, still_size=(320, 240), lores_size=(160, 120), clean=True)
+    settle = SettleDetector(threshold=2.0, frames=2)
+    # Frames 0-2 show a hand (moving), 3-6 the bare table: settled after two still differences.
+    assert [settle.update(src.read()) for _ in range(7)] == [False, False, False, False, False, True, True]
+    assert settle.update(src.read()) is False  # the next scene: everything moved
+
+
+def test_module_examples_run():
+    import doctest
+
+    import companion.vision.sources as module
+
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_mock_source():
     src = open_source("mock", limit=2)
     assert isinstance(src, MockSource)

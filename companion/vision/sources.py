@@ -340,11 +340,14 @@ class SyntheticSource(_Base):
     """Composed tables from the card decks: each ``read()`` is a new scene unless ``hold`` frames repeat it.
 
     ``hold`` > 1 shows the same scene several times (with fresh sensor noise) so that settle detection and
-    voting can be exercised; ``last_scene`` holds the ground truth of the scene on show.
+    voting can be exercised; the first ``moving`` of those frames also show a hand reaching over the table,
+    somewhere else each frame (the table is not settled yet). ``last_scene`` holds the ground truth of the
+    scene on show; ``still()`` is that scene at full size, without the hand.
     """
 
     def __init__(self, seed: int = 0, hold: int = 3, still_size: tuple[int, int] = (2028, 1520),
-                 lores_size: tuple[int, int] = LORES_SIZE, limit: int | None = None, **scene_kw: Any) -> None:
+                 lores_size: tuple[int, int] = LORES_SIZE, limit: int | None = None, moving: int = 0,
+                 **scene_kw: Any) -> None:
         from . import synthetic
 
         self._synthetic = synthetic
@@ -353,6 +356,7 @@ class SyntheticSource(_Base):
         self.still_size = still_size
         self.lores_size = lores_size
         self.limit = limit
+        self.moving = max(0, min(moving, self.hold - 1))
         self.scene_kw = scene_kw
         self._count = 0
         self.last_scene: Any = None
@@ -370,15 +374,34 @@ class SyntheticSource(_Base):
             raise StopIteration
         scene = self._scene()
         rng = np.random.default_rng(self._count + 7919 * self.seed)
+        in_scene = self._count % self.hold
         self._count += 1
-        frame = self._lores(scene.image).astype(np.int16)
-        frame += rng.normal(0, 1.5, frame.shape).astype(np.int16)  # sensor noise differs frame to frame
-        return np.clip(frame, 0, 255).astype(np.uint8)
+        frame = self._lores(scene.image)
+        if in_scene < self.moving:
+            frame = _draw_hand(frame.copy(), rng)
+        noisy = frame.astype(np.int16) + rng.normal(0, 1.5, frame.shape).astype(np.int16)  # fresh sensor noise
+        return np.clip(noisy, 0, 255).astype(np.uint8)
 
     def still(self) -> np.ndarray:
         if self.last_scene is None:
             self._scene()
         return self.last_scene.image.copy()
+
+
+def _draw_hand(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A skin-coloured forearm and hand reaching in from a random edge (for settle detection)."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    tip = np.array([rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h])
+    edge = int(rng.integers(4))
+    start = [np.array([tip[0], h * 1.1]), np.array([-0.1 * w, tip[1]]), np.array([tip[0], -0.1 * h]),
+             np.array([w * 1.1, tip[1]])][edge]
+    skin = tuple(int(c) for c in rng.uniform([60, 110, 170], [110, 160, 230]))  # BGR
+    width = max(3, int(0.09 * min(w, h)))
+    cv2.line(frame, tuple(int(v) for v in start), tuple(int(v) for v in tip), skin, width, cv2.LINE_AA)
+    cv2.circle(frame, tuple(int(v) for v in tip), int(width * 0.8), skin, -1, cv2.LINE_AA)
+    return frame
 
 
 class MockSource(_Base):

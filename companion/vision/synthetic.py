@@ -216,7 +216,16 @@ def index_boxes(deck: str, code: str) -> dict[str, tuple[int, int, int, int]]:
     h, w = image.shape[:2]
     joker = code in ("JR", "JB")
     tl = _ink_box(image, joker)
-    bx0, by0, bx1, by1 = _ink_box(np.ascontiguousarray(image[::-1, ::-1]), joker)
+    flipped = _ink_box(np.ascontiguousarray(image[::-1, ::-1]), joker)
+    # A rank glyph that touches a court picture's frame is lost with the frame; the index is then only its
+    # suit, shorter than any rank-over-suit index. Cards are point-symmetric: use the other corner's box.
+    def short(b: tuple[int, int, int, int]) -> bool:
+        return b[3] - b[1] < 0.16 * h
+    if short(tl) and not short(flipped):
+        tl = flipped
+    elif short(flipped) and not short(tl):
+        flipped = tl
+    bx0, by0, bx1, by1 = flipped
     return {"tl": tuple(int(v) for v in tl), "br": (int(w - bx1), int(h - by1), int(w - bx0), int(h - by0))}
 
 
