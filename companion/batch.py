@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 from math import comb
-from typing import Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -30,7 +30,7 @@ _LO_SHIFT, _LO_MASK, _HI_MASK = 17, (1 << 17) - 1, (1 << 14) - 1
 
 def _card_key(c: int) -> int:
     r, s = c // 4, c % 4
-    rank_part = 5 ** r if r < _LO_RANKS else 5 ** (r - _LO_RANKS) << _LO_SHIFT
+    rank_part: int = 5 ** r if r < _LO_RANKS else 5 ** (r - _LO_RANKS) << _LO_SHIFT
     return rank_part + (1 << (32 + 4 * s))
 
 
@@ -58,7 +58,7 @@ def _rank_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return lo_map, hi_map, table
 
 
-def evaluate_batch(hands: np.ndarray) -> np.ndarray:
+def evaluate_batch(hands: "np.ndarray | Sequence[Sequence[int]]") -> "np.ndarray[Any, np.dtype[np.int32]]":
     """Values (int32) of an (N, k) array of card ids 0..51, 5 <= k <= 7, one hand a row."""
     hands = np.ascontiguousarray(hands)  # a strided view costs one copy here, and saves more below
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
@@ -81,7 +81,8 @@ def evaluate_batch(hands: np.ndarray) -> np.ndarray:
         suit = (np.log2(fbits).astype(np.int64) - 3) // 4  # at most seven cards: one flush suit
         masks = np.where(_SUIT_OF[sub] == suit[:, None], _RANK_BIT[sub], 0).sum(axis=1)
         out[rows] = np.maximum(out[rows], _FLUSH_TABLE[masks])
-    return out
+    result: np.ndarray[Any, np.dtype[np.int32]] = out
+    return result
 
 
 def _colex_combinations(n: int, k: int) -> np.ndarray:

@@ -24,7 +24,7 @@ from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from enum import IntEnum
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from companion.cards import RANK_NAMES, RANK_PLURALS, SUITLESS_JACK_ID, Card, CardError, N_CARDS
 
@@ -224,8 +224,8 @@ def _load_rank_table(path: Path = TABLE_FILE) -> None:
 _load_rank_table()
 
 
-def evaluate(cards: Sequence[int], *, _k=_KEY, _table=RANK_TABLE,  # type: ignore[no-untyped-def]
-             _base=_BASE, _flush=_FLUSH_MASK, _ranks=_RANK_MASK) -> int:
+def evaluate(cards: Sequence[int], *, _k: list[Any] = _KEY, _table: dict[int, int] = RANK_TABLE,
+             _base: int = _BASE, _flush: int = _FLUSH_MASK, _ranks: int = _RANK_MASK) -> int:
     """The strength of the best five of ``cards`` (any number, ids or Card); higher wins, equal ties.
 
     Fewer than five cards are valued as far as they go (a pair of aces, no kickers), for pre-flop teaching.

@@ -72,7 +72,9 @@ def _boards(board: Sequence[Slot]) -> Iterable[tuple[Card, ...]]:
 def best(pocket: Sequence[Card], board: Sequence[Slot] = (), variant: Variant | str = Variant.HOLDEM) -> Hand:
     """The best hand a player can show under ``variant``."""
     v = Variant(variant)
-    best_value, best_cards = -1, ()  # type: tuple[int, tuple[Card, ...]]
+    best_value = -1
+    best_cards: tuple[Card, ...] = ()
+    cards: tuple[Card, ...]
     if v == Variant.OMAHA:
         for b in _boards(board):
             for two in combinations(pocket, 2):

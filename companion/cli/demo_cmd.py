@@ -10,9 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.cli import InputError
+
+if TYPE_CHECKING:
+    from companion.engine import GameState, HeistState
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
@@ -44,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     names = NAMES[: args.players]
     execute: Callable[[Any], Any]
+    get_state: Callable[[], GameState]
     if args.db:
         from companion.journal import Journal, JournalledGame
 
@@ -61,18 +65,18 @@ def run(args: argparse.Namespace) -> int:
     for heist_no in range(1, args.max_heists + 1):
         state = get_state()
         say()
-        say(f"=== Heist {state.heist.number}   vaults {state.vaults}  alarms {state.alarms} ===")
+        say(f"=== Heist {_heist(state).number}   vaults {state.vaults}  alarms {state.alarms} ===")
         execute(Deal(args.seed * 1000 + heist_no))
-        pockets = get_state().heist.pockets
+        pockets = _heist(get_state()).pockets
         say("Pocket cards (secret at a real table): " + "   ".join(f"{n} {_cards(pockets[n])}" for n in names))
         for colour in range(4):
             if colour:
                 execute(Reveal())
-                board = get_state().heist.board
+                board = _heist(get_state()).board
                 say(f"{('', 'Flop', 'Turn', 'River')[colour]}: the board shows {_cards(board)}")
             _play_round(get_state, execute, crew, say)
         execute(Showdown())
-        _tell_showdown(get_state().heist.verdict, say)
+        _tell_showdown(_heist(get_state()).verdict, say)
         state = get_state()
         if state.phase in ("won", "lost"):
             break
@@ -88,17 +92,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _heist(state: "GameState") -> "HeistState":
+    assert state.heist is not None, "the engine always has a heist once a game has started"
+    return state.heist
+
+
 def _cards(cards: Any) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def _play_round(get_state: Callable[[], Any], execute: Callable[[Any], Any], crew: Any, say: Callable[[str], None]) -> None:
+def _play_round(get_state: "Callable[[], GameState]", execute: Callable[[Any], Any], crew: Any,
+                say: Callable[[str], None]) -> None:
     from companion.engine import COLOURS, Happy, IllegalCommand, Take, TimerExpired
 
-    state = get_state()
-    colour = state.heist.current.colour
+    colour = _heist(get_state()).current.colour
     moves = []
-    while get_state().phase == "chips" and get_state().heist.current.colour == colour:
+    while get_state().phase == "chips" and _heist(get_state()).current.colour == colour:
         command = crew.next_command(get_state())
         if command is None:
             execute(TimerExpired())  # bots that cannot settle: the round clock closes it
@@ -114,7 +123,7 @@ def _play_round(get_state: Callable[[], Any], execute: Callable[[Any], Any], cre
             moves.append(f"{command.player} takes {label}" + (f" from {command.from_player}" if command.from_player else ""))
         elif isinstance(command, Happy):
             pass
-    rnd = get_state().heist.rounds[colour]
+    rnd = _heist(get_state()).rounds[colour]
     held = "  ".join(f"{p} {'+'.join(c.label for c in rnd.held_by(p))}" for p in get_state().players)
     say(f"  {COLOURS[colour]:>6} chips: {'; '.join(moves)}")
     say(f"  {'':>6}  → {held}")

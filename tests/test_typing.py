@@ -1,0 +1,21 @@
+"""The core is fully typed: mypy --strict over it must stay clean (as python-chess keeps its rules)."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STRICT = ["companion/cards.py", "companion/evaluator.py", "companion/batch.py", "companion/shapes.py",
+          "companion/judge.py", "companion/engine", "companion/journal.py", "companion/bots.py",
+          "companion/practice.py", "companion/cli/__init__.py", "companion/cli/judge_cmd.py",
+          "companion/cli/play_cmd.py", "companion/cli/demo_cmd.py"]
+
+
+def test_core_passes_mypy_strict():
+    pytest.importorskip("mypy")
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary", *STRICT], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
