@@ -132,7 +132,7 @@ def test_showdown_hands_must_lie_face_up_with_enough_cards():
     frame = FLOP + both("2c", 200, 240) + both("3c", 440, 240)
     frame += [card("9d", 300, 420), card("Kc", 320, 420), card("Kc", 320, 420, "br")]  # seat 0: two cards
     frame += [card("Qd", 320, 60)]  # seat 2: one card
-    frame += [card(BACK, 40, 220, face_down=True, angle=np.pi / 2), card(BACK, 40, 250, face_down=True, angle=np.pi / 2)]
+    frame += [card(BACK, 40, y, face_down=True, angle=np.pi / 2) for y in (220, 250)]  # seat 1: face down
     r = vote([frame] * 2, ZONES, SIZE, expect=expect_for_round(4, showdown=True))
     assert r.codes("community") == ["2c", "Ah", "7c", "Ts", "3c"]
     assert r.codes("seat:1") == [BACK, BACK]

@@ -440,7 +440,7 @@ def open_source(spec: str, **options: Any) -> FrameSource:
     >>> open_source("tape:x")
     Traceback (most recent call last):
     ...
-    companion.vision.sources.SourceError: unknown frame source 'tape:x' (use picamera, video:PATH|INDEX, folder:PATH, synthetic[:SEED] or mock)
+    companion.vision.sources.SourceError: unknown frame source 'tape:x' (use picamera, ...)
     """
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()

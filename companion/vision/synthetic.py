@@ -17,7 +17,7 @@ visible, its zone ('community', 'seat:N') and the deck that drew it. ``deck=`` p
 so a benchmark can keep one deck out of training.
 
 The card pictures come from ``GANG_DECKS`` (an environment variable naming a folder of deck folders), else
-``shared/decks`` in the repository, else ``/work/shared/decks``.
+``shared/decks`` in the repository or beside it, else ``/work/shared/decks``.
 """
 
 from __future__ import annotations
@@ -74,7 +74,9 @@ class DeckError(RuntimeError):
 def decks_dir() -> Path:
     env = os.environ.get("GANG_DECKS")
     candidates = [Path(env)] if env else []
-    candidates += [Path(__file__).resolve().parents[2] / "shared" / "decks", Path("/work/shared/decks")]
+    repo = Path(__file__).resolve().parents[2]
+    # A checkout with shared/ inside it, or beside it (how CI clones the repository), or the workshop's copy.
+    candidates += [repo / "shared" / "decks", repo.parent / "shared" / "decks", Path("/work/shared/decks")]
     for c in candidates:
         if c.is_dir():
             return c
@@ -191,7 +193,9 @@ def _ink_box(image: np.ndarray, joker: bool = False) -> tuple[int, int, int, int
                 same_line = (-0.02 * w <= max(b[0] - g[2], g[0] - b[2]) < 0.06 * w and overlap > 0.6 * min(hb, hg)
                              and 0.7 < hb / max(hg, 1) < 1.4)
                 # Stacked (rank over suit, or the letters of JOKER): below, sharing columns.
-                stacked = (-0.03 * h <= max(b[1] - g[3], g[1] - b[3]) < 0.05 * h and min(b[2], g[2]) - max(b[0], g[0]) > 0.3 * min(b[2] - b[0], g[2] - g[0]))
+                columns = min(b[2], g[2]) - max(b[0], g[0])
+                stacked = (-0.03 * h <= max(b[1] - g[3], g[1] - b[3]) < 0.05 * h
+                           and columns > 0.3 * min(b[2] - b[0], g[2] - g[0]))
                 # An index is never bigger than a third of the card's width and height: court pictures are.
                 ux0, uy0 = min(min(x[0] for x in group), b[0]), min(min(x[1] for x in group), b[1])
                 ux1, uy1 = max(max(x[2] for x in group), b[2]), max(max(x[3] for x in group), b[3])
@@ -474,7 +478,8 @@ def render_scene(
             centre = anchor + rot @ (offsets[k] - mean_off)
             code = deal.pop()
             if face_up:
-                placed.append(_Placed(code, "", scene_deck, centre, facing + fan * k, (card_w, card_h), True, f"seat:{i}"))
+                placed.append(_Placed(code, "", scene_deck, centre, facing + fan * k, (card_w, card_h), True,
+                                      f"seat:{i}"))
             else:
                 placed.append(_Placed(BACK, back_face, back_deck, centre, facing + fan * k, (card_w, card_h), False,
                                       f"seat:{i}", hidden_code=code))
@@ -486,7 +491,8 @@ def render_scene(
     shift = rng.uniform(-1, 1, (4, 2)) * tilt_amt * W
     # A tilted camera makes a keystone: the far edge shrinks; push the shifts inwards so no corner leaves.
     shift = np.abs(shift) * np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]])
-    h_tilt = cv2.getPerspectiveTransform(corners.astype(np.float32), (corners + shift).astype(np.float32)).astype(np.float64)
+    h_tilt = cv2.getPerspectiveTransform(corners.astype(np.float32),
+                                         (corners + shift).astype(np.float32)).astype(np.float64)
     cr, sr = math.cos(roll), math.sin(roll)
     to_c = np.array([[1, 0, -W / 2], [0, 1, -H / 2], [0, 0, 1]], dtype=np.float64)
     back_c = np.array([[1, 0, W / 2], [0, 1, H / 2], [0, 0, 1]], dtype=np.float64)
@@ -709,7 +715,8 @@ def _draw_chip(image: np.ndarray, pts: np.ndarray, centre: np.ndarray, rad: floa
     cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (250, 250, 250), thick, cv2.LINE_AA)
 
 
-def _camera_effects(rng: np.random.Generator, image: np.ndarray, W: int, H: int, jpeg_quality: int | None) -> np.ndarray:
+def _camera_effects(rng: np.random.Generator, image: np.ndarray, W: int, H: int,
+                    jpeg_quality: int | None) -> np.ndarray:
     import cv2
 
     img = image.astype(np.float32)

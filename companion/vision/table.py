@@ -427,12 +427,15 @@ def vote(frames: Sequence[FrameReads], zones: Zones, image_size: tuple[int, int]
     """
     if not frames:
         raise ValueError("vote needs at least one frame of reads")
-    sizes = [tuple(image_size)] * len(frames) if isinstance(image_size[0], (int, float)) else [tuple(s) for s in image_size]  # type: ignore[arg-type]
+    if isinstance(image_size[0], (int, float)):
+        sizes = [tuple(image_size)] * len(frames)
+    else:
+        sizes = [tuple(s) for s in image_size]  # type: ignore[union-attr]
     if len(sizes) != len(frames):
         raise ValueError(f"{len(frames)} frames but {len(sizes)} image sizes")
     clusters: list[_Cluster] = []
-    for f, (reads, size) in enumerate(zip(frames, sizes)):
-        w, h = float(size[0]), float(size[1])
+    for f, (reads, size) in enumerate(zip(frames, sizes, strict=True)):
+        h = float(size[1])
         # Work in picture heights, so distances mean the same along x and y.
         for r in reads:
             q = r.quad.astype(np.float64) / h

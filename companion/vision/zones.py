@@ -181,7 +181,8 @@ def _apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def point_in_polygon(point: Sequence[float], polygon: Sequence[Sequence[float]]) -> bool:
     """Even-odd rule; points on an edge may fall either way.
 
-    >>> point_in_polygon((0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1)]), point_in_polygon((2, 0.5), [(0, 0), (1, 0), (1, 1)])
+    >>> square = [(0, 0), (1, 0), (1, 1), (0, 1)]
+    >>> point_in_polygon((0.5, 0.5), square), point_in_polygon((2, 0.5), square)
     (True, False)
     """
     x, y = float(point[0]), float(point[1])
@@ -239,7 +240,8 @@ def _sector(cx: float, cy: float, a0: float, a1: float, aspect: float, steps: in
 
 
 def _rect(cx: float, cy: float, half_w: float, half_h: float) -> tuple[Point, ...]:
-    return ((cx - half_w, cy - half_h), (cx + half_w, cy - half_h), (cx + half_w, cy + half_h), (cx - half_w, cy + half_h))
+    return ((cx - half_w, cy - half_h), (cx + half_w, cy - half_h),
+            (cx + half_w, cy + half_h), (cx - half_w, cy + half_h))
 
 
 def seat_angle(i: int, n_seats: int, first: float = math.pi / 2) -> float:
@@ -329,7 +331,8 @@ def layout_from_points(community: Sequence[Sequence[float]], seats: Sequence[Seq
             lo = a - gap_prev / 2 * (seat_share if between else 1.0)
             hi = a + gap_next / 2 * (seat_share if between else 1.0)
             if between:
-                between_zones.append(Zone(f"between:{i}", tuple(_sector(cx, cy, hi, a + gap_next - gap_next / 2 * seat_share, aspect))))
+                next_lo = a + gap_next - gap_next / 2 * seat_share  # where the next seat's wedge starts
+                between_zones.append(Zone(f"between:{i}", tuple(_sector(cx, cy, hi, next_lo, aspect))))
         axis = _unit((math.sin(a) / aspect, -math.cos(a)))  # the seat's player's left to right
         zones.append(Zone(f"seat:{i}", tuple(_sector(cx, cy, lo, hi, aspect)), axis))
     zones.extend(between_zones)
