@@ -71,7 +71,7 @@ class CardRead:
     @property
     def centre(self) -> np.ndarray:
         """Centre of the card outline, pixels (x, y)."""
-        return self.quad.mean(axis=0).astype(np.float64)
+        return np.asarray(self.quad.mean(axis=0), dtype=np.float64)
 
     @property
     def short_side(self) -> float:

@@ -359,6 +359,7 @@ class SyntheticSource(_Base):
         self.moving = max(0, min(moving, self.hold - 1))
         self.scene_kw = scene_kw
         self._count = 0
+        self._scene_index = -1
         self.last_scene: Any = None
 
     def _scene(self) -> Any:
@@ -385,7 +386,8 @@ class SyntheticSource(_Base):
     def still(self) -> np.ndarray:
         if self.last_scene is None:
             self._scene()
-        return self.last_scene.image.copy()
+        image: np.ndarray = self.last_scene.image
+        return image.copy()
 
 
 def _draw_hand(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -224,13 +224,14 @@ def index_boxes(deck: str, code: str) -> dict[str, tuple[int, int, int, int]]:
     # A rank glyph that touches a court picture's frame is lost with the frame; the index is then only its
     # suit, shorter than any rank-over-suit index. Cards are point-symmetric: use the other corner's box.
     def short(b: tuple[int, int, int, int]) -> bool:
-        return b[3] - b[1] < 0.16 * h
+        return bool(b[3] - b[1] < 0.16 * h)
     if short(tl) and not short(flipped):
         tl = flipped
     elif short(flipped) and not short(tl):
         flipped = tl
     bx0, by0, bx1, by1 = flipped
-    return {"tl": tuple(int(v) for v in tl), "br": (int(w - bx1), int(h - by1), int(w - bx0), int(h - by0))}
+    return {"tl": (int(tl[0]), int(tl[1]), int(tl[2]), int(tl[3])),
+            "br": (int(w - bx1), int(h - by1), int(w - bx0), int(h - by0))}
 
 
 # ---- truth ----------------------------------------------------------------------------------------------
@@ -270,7 +271,7 @@ class CardTruth:
 
     @property
     def centre(self) -> np.ndarray:
-        return self.quad.mean(axis=0)
+        return np.asarray(self.quad.mean(axis=0), dtype=np.float64)
 
     def centre_norm(self, size: tuple[int, int]) -> tuple[float, float]:
         c = self.centre
@@ -363,12 +364,12 @@ class _Placed:
         local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
         c, s = math.cos(self.angle), math.sin(self.angle)
         rot = np.array([[c, -s], [s, c]])
-        return local @ rot.T + self.centre
+        return np.asarray(local @ rot.T + self.centre, dtype=np.float64)
 
 
 def _apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
-    return p[:, :2] / p[:, 2:3]
+    return np.asarray(p[:, :2] / p[:, 2:3], dtype=np.float64)
 
 
 def _pick_decks(deck: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -535,8 +536,8 @@ def render_scene(
         if p.face_up:
             img = card_image(p.deck, p.code)
             ch, cw = img.shape[:2]
-            to_img = cv2.getPerspectiveTransform(
-                np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]]), q.astype(np.float32)).astype(np.float64)
+            to_img = np.asarray(cv2.getPerspectiveTransform(
+                np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32), q.astype(np.float32)), np.float64)
             for corner, (x0, y0, x1, y1) in index_boxes(p.deck, p.code).items():
                 box = _apply_h(to_img, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
                 truth.indices[corner] = IndexTruth(corner, box.astype(np.float32),
@@ -641,7 +642,7 @@ def _paste(image: np.ndarray, card: np.ndarray, quad: np.ndarray) -> None:
         s = max(side / ch, 4 / ch)
         card = cv2.resize(card, (max(2, round(card.shape[1] * s)), max(2, round(ch * s))), interpolation=cv2.INTER_AREA)
     ch, cw = card.shape[:2]
-    src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+    src = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
     m = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
     warped = cv2.warpPerspective(card, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
@@ -749,15 +750,15 @@ def _camera_effects(rng: np.random.Generator, image: np.ndarray, W: int, H: int,
     if rng.random() < 0.7:
         sigma = rng.uniform(0.3, 1.2) * W / 2000
         if sigma > 0.25:
-            img = cv2.GaussianBlur(img, (0, 0), sigma)
+            img = np.asarray(cv2.GaussianBlur(img, (0, 0), sigma), np.float32)
     if rng.random() < 0.1:
         k = max(3, int(rng.uniform(0.0007, 0.002) * W) | 1)
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        kernel = cv2.warpAffine(kernel, rot, (k, k))
+        kernel = np.asarray(cv2.warpAffine(kernel, rot, (k, k)), np.float32)
         kernel /= max(kernel.sum(), 1e-6)
-        img = cv2.filter2D(img, -1, kernel)
+        img = np.asarray(cv2.filter2D(img, -1, kernel), np.float32)
     noise = rng.standard_normal(img.shape, dtype=np.float32)
     noise *= rng.uniform(1.0, 6.0)
     img += noise
@@ -768,5 +769,5 @@ def _camera_effects(rng: np.random.Generator, image: np.ndarray, W: int, H: int,
     if jpeg_quality:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     return out

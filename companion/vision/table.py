@@ -410,7 +410,7 @@ class _Cluster:
 
     @property
     def centre(self) -> np.ndarray:
-        return np.mean(self.centres, axis=0)
+        return np.asarray(np.mean(self.centres, axis=0), dtype=np.float64)
 
     @property
     def short(self) -> float:
@@ -427,10 +427,9 @@ def vote(frames: Sequence[FrameReads], zones: Zones, image_size: tuple[int, int]
     """
     if not frames:
         raise ValueError("vote needs at least one frame of reads")
-    if isinstance(image_size[0], (int, float)):
-        sizes = [tuple(image_size)] * len(frames)
-    else:
-        sizes = [tuple(s) for s in image_size]  # type: ignore[union-attr]
+    given = np.asarray(image_size, dtype=np.float64)
+    sizes = ([(float(given[0]), float(given[1]))] * len(frames) if given.ndim == 1
+             else [(float(a), float(b)) for a, b in given])
     if len(sizes) != len(frames):
         raise ValueError(f"{len(frames)} frames but {len(sizes)} image sizes")
     clusters: list[_Cluster] = []
@@ -540,7 +539,7 @@ class SettleDetector:
         step = max(1, max(grey.shape) // self.size)
         h, w = grey.shape[0] // step * step, grey.shape[1] // step * step
         # Block means: cheap downscale that also averages away sensor noise.
-        return grey[:h, :w].reshape(h // step, step, w // step, step).mean(axis=(1, 3))
+        return np.asarray(grey[:h, :w].reshape(h // step, step, w // step, step).mean(axis=(1, 3)), dtype=np.float64)
 
     def update(self, frame: np.ndarray) -> bool:
         small = self._small(np.asarray(frame))
