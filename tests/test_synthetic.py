@@ -142,6 +142,17 @@ def test_lores_and_perfect_reads_feed_the_table_logic(scenes):
         assert (n_comm == 3) == all(i.zone != "community" for i in r.issues)
 
 
+def test_write_dataset(tmp_path):
+    import cv2
+
+    paths = S.write_dataset(tmp_path, [4, 5], size=(320, 240), lores_size=(160, 120), chips=False)
+    assert [p.name for p in paths] == ["scene_4.png", "scene_5.png"]
+    truth = json.loads((tmp_path / "scene_4.json").read_text())
+    assert truth["seed"] == 4 and truth["lores_scale"] == 0.5
+    assert cv2.imread(str(tmp_path / "scene_5_lores.png")).shape == (120, 160, 3)
+    assert np.array_equal(cv2.imread(str(paths[0])), S.render_scene(4, size=(320, 240), chips=False).image)
+
+
 def test_truth_is_plain_json(scenes):
     d = json.loads(json.dumps(scenes[0].to_dict()))
     assert d["size"] == list(SMALL) and len(d["cards"]) == len(scenes[0].cards)

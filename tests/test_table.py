@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from companion.vision import BACK, CardRead
 from companion.vision.sources import MockSource
 from companion.vision.table import (
-    OUTSIDE, Expect, ReadingError, Rules, SettleDetector, UnresolvedReading, expect_for_round, read_settled,
-    standard_deck, vote,
+    OUTSIDE,
+    Expect,
+    ReadingError,
+    Rules,
+    SettleDetector,
+    UnresolvedReading,
+    expect_for_round,
+    read_settled,
+    standard_deck,
+    vote,
 )
 from companion.vision.zones import Zone, ZoneError, Zones, default_layout, layout_from_points, save_overlay
 
@@ -204,8 +214,18 @@ def test_frames_of_different_sizes_vote_together():
     assert r.codes("community") == ["Ah"] and r.zone("community")[0].frames_seen == 2
 
 
+def test_placements_carry_into_the_next_round():
+    flop = vote([FLOP + both("Kd", 320, 420)], ZONES, SIZE)
+    assert flop.placements() == {"Ah": "community", "7c": "community", "Ts": "community", "Kd": "seat:0"}
+    turn = vote([FLOP + both("Kd", 500, 240)], ZONES, SIZE, known=flop.placements())
+    assert [i.kind for i in turn.issues] == ["elsewhere"] and turn.issues[0].cards == ("Kd",)
+
+
 def test_reading_round_trips_to_plain_data():
     r = vote([FLOP], ZONES, SIZE, expect=expect_for_round(3))
+    r.add("community", "2d")
+    assert json.loads(json.dumps(r.to_dict(), allow_nan=False))["cards"]["community"][3]["centre"] is None
+    r.remove("community", 3)
     d = r.to_dict()
     assert [c["code"] for c in d["cards"]["community"]] == ["Ah", "7c", "Ts"]
     assert d["issues"][0]["kind"] == "count"

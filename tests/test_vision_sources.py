@@ -11,7 +11,13 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from companion.vision.sources import (  # noqa: E402
-    FolderSource, FrameSource, MockSource, PiCamera2Source, SourceError, SyntheticSource, VideoCaptureSource,
+    FolderSource,
+    FrameSource,
+    MockSource,
+    PiCamera2Source,
+    SourceError,
+    SyntheticSource,
+    VideoCaptureSource,
     open_source,
 )
 

@@ -36,7 +36,7 @@ from .zones import Zones, default_layout, seat_angle
 
 __all__ = [
     "Scene", "CardTruth", "IndexTruth", "ChipTruth", "render_scene", "available_decks", "decks_dir",
-    "card_image", "index_boxes", "MAT_COLOURS", "HQ_SIZE", "ALL_CODES", "DeckError",
+    "card_image", "index_boxes", "MAT_COLOURS", "HQ_SIZE", "ALL_CODES", "DeckError", "write_dataset",
 ]
 
 HQ_SIZE = (4056, 3040)  # Raspberry Pi HQ camera full resolution
@@ -551,6 +551,33 @@ def render_scene(
                "card_height": card_h / H, "tilt": tilt_amt, "rotation_deg": math.degrees(roll), "zoom": zoom,
                "clean": clean}
     return Scene(image, cards, chip_truth, zones, int(seed), decks, mat_name, n_seats, hom, options)
+
+
+def write_dataset(out_dir: str | os.PathLike[str], seeds: Sequence[int], size: tuple[int, int] = HQ_SIZE,
+                  lores_size: tuple[int, int] | None = None, jpeg: bool = False, **scene_kw: Any) -> list[Path]:
+    """Render ``seeds`` into ``out_dir``: ``scene_<seed>.png`` (or .jpg) and ``scene_<seed>.json`` (the truth,
+    :meth:`Scene.to_dict`), plus ``scene_<seed>_lores.png`` when ``lores_size`` is given (its truth is the
+    full one times ``lores_scale`` in the JSON). Returns the picture paths, in seed order."""
+    import json
+
+    import cv2
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for seed in seeds:
+        scene = render_scene(seed, size=size, **scene_kw)
+        truth = scene.to_dict()
+        picture = out / f"scene_{seed}.{'jpg' if jpeg else 'png'}"
+        if not cv2.imwrite(str(picture), scene.image):
+            raise OSError(f"cannot write {picture}")
+        if lores_size is not None:
+            small, s = scene.lores(lores_size)
+            cv2.imwrite(str(out / f"scene_{seed}_lores.png"), small)
+            truth["lores_scale"] = s
+        (out / f"scene_{seed}.json").write_text(json.dumps(truth))
+        paths.append(picture)
+    return paths
 
 
 def _visible(labels: np.ndarray, quad: np.ndarray, z: int) -> float:

@@ -173,7 +173,8 @@ class SeenCard:
 
     def to_dict(self) -> dict[str, Any]:
         return {"zone": self.zone, "code": self.code, "confidence": round(self.confidence, 4),
-                "face_down": self.face_down, "centre": [round(c, 5) for c in self.centre],
+                "face_down": self.face_down,
+                "centre": None if math.isnan(self.centre[0]) else [round(c, 5) for c in self.centre],
                 "corners": dict(self.corners), "frames_seen": self.frames_seen, "frames_total": self.frames_total,
                 "status": self.status, "original": self.original}
 
@@ -242,6 +243,10 @@ class Reading:
         if self.issues:
             raise UnresolvedReading(self.issues)
         return {z: [c.code for c in cs if c.code is not None] for z, cs in self.cards.items() if cs}
+
+    def placements(self) -> dict[str, str]:
+        """Code -> zone of every card read face up: pass it as ``known`` when voting the next round."""
+        return {c.code: z for z, _, c in self.all_cards() if c.code not in (None, BACK)}
 
     def summary(self) -> str:
         lines = []
