@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from enum import IntEnum
 from typing import Any, Iterable, Sequence
@@ -277,10 +278,14 @@ def _why_not_evaluable(cards: Iterable[int]) -> str:
 
 
 # --- reading a value back -----------------------------------------------------------------------------------
+_CATEGORIES = tuple(Category)
+
+
 def category_of(value: int) -> Category:
-    return Category(value >> CATEGORY_SHIFT)
+    return _CATEGORIES[value >> CATEGORY_SHIFT & 15]
 
 
+@lru_cache(maxsize=65536)
 def decision_ranks(value: int) -> tuple[int, ...]:
     """The ranks (2..14) that decide ties, in order; the hand's own ranks first, then kickers."""
     nib = [(value >> (16 - 4 * i)) & 15 for i in range(5)]
@@ -335,6 +340,7 @@ def _short(r: int) -> str:
     return {14: "ace", 13: "king", 12: "queen", 11: "jack"}.get(r, str(r))
 
 
+@lru_cache(maxsize=65536)
 def describe(value: int) -> str:
     """Plain words: 'pair of 2s with ace-jack-7', 'full house, aces over 2s', 'royal flush'."""
     cat = category_of(value)
