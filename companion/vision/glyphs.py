@@ -92,6 +92,7 @@ def _notdef(font_path: str, size: int) -> np.ndarray | None:
     return None if len(ys) == 0 else a[ys.min():ys.max() + 1, xs.min():xs.max() + 1].copy()
 
 
+@lru_cache(maxsize=1)
 def suit_fonts() -> list[str]:
     keep = []
     for p in list_fonts(False) + list_fonts(True) + sorted(glob.glob("/usr/share/fonts/**/NotoSansSymbols*.ttf", recursive=True)) + \
@@ -240,10 +241,10 @@ def _distractors(canvas: np.ndarray, rng: np.random.Generator, W: int) -> None:
         cv2.circle(canvas, (int(rng.uniform(0.15, 0.3) * W), ph), int(rng.uniform(0.05, 0.1) * W), col, -1)
 
 
-def degrade(hi: np.ndarray, rng: np.random.Generator, index_px: tuple[float, float] = (7.0, 16.0),
+def degrade(hi: np.ndarray, rng: np.random.Generator, card_px: tuple[float, float] = (55.0, 150.0),
             rank_height_frac: float = 0.14) -> np.ndarray:
-    """Camera: tilt, blur, down-scaling to an index ``index_px`` tall, colour cast, glare, noise, JPEG; then
-    back up to the patch frame, as the reader's warp does."""
+    """Camera: tilt, blur, down-scaling to a card ``card_px`` wide (its rank at least 6.5 px tall), colour
+    cast, glare, noise, JPEG; then back up to the patch frame, as the reader's warp does."""
     ph, pw = hi.shape[:2]
     # Small misregistration of the corner frame (the detector's quad is never exact).
     ang = rng.normal(0, 2.0)
@@ -252,11 +253,10 @@ def degrade(hi: np.ndarray, rng: np.random.Generator, index_px: tuple[float, flo
     m[:, 2] += rng.normal(0, 0.012 * PATCH_PX * HI, 2)
     img = cv2.warpAffine(hi, m, (pw, ph), borderMode=cv2.BORDER_REPLICATE)
     # Camera resolution: the rank ends up index_px tall.
-    target = rng.uniform(*index_px)
-    f = min(1.0, target / (rank_height_frac * PATCH_PX * HI))  # rank_height_frac: in card widths
-    sigma = rng.uniform(0.2, 1.1) / max(f, 1e-3)
-    img = cv2.GaussianBlur(img, (0, 0), sigma)
-    small = cv2.resize(img, (max(4, int(pw * f)), max(4, int(ph * f))), interpolation=cv2.INTER_AREA).astype(np.float32)
+    card_w = max(rng.uniform(*card_px), 6.5 / max(rank_height_frac, 0.03))  # rank_height_frac: card widths
+    f = min(1.0, card_w / (PATCH_PX * HI))
+    small = cv2.resize(img, (max(4, int(pw * f)), max(4, int(ph * f))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.1)).astype(np.float32)  # lens, focus
     # Colour cast (warm, cool, bluish), contrast loss, glare gradient, noise.
     cast = rng.uniform(0.88, 1.05, 3)
     if rng.random() < 0.4:

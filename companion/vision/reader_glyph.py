@@ -36,11 +36,12 @@ def _hog(img: np.ndarray, cell: int = 8, bins: int = 9) -> np.ndarray:
     b0 = np.floor(ang).astype(np.int32) % bins
     w1 = ang - np.floor(ang)
     n = img.shape[0] // cell
-    hist = np.zeros((n, n, bins), np.float32)
     cy = (np.arange(img.shape[0]) // cell)[:, None].repeat(img.shape[1], 1)
     cx = (np.arange(img.shape[1]) // cell)[None, :].repeat(img.shape[0], 0)
-    np.add.at(hist, (cy, cx, b0), mag * (1 - w1))
-    np.add.at(hist, (cy, cx, (b0 + 1) % bins), mag * w1)
+    base = (cy * n + cx) * bins
+    size = n * n * bins
+    hist = (np.bincount((base + b0).ravel(), (mag * (1 - w1)).ravel(), size) +
+            np.bincount((base + (b0 + 1) % bins).ravel(), (mag * w1).ravel(), size)).reshape(n, n, bins)
     blocks = np.concatenate([hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2)
     blocks /= np.sqrt((blocks ** 2).sum(axis=2, keepdims=True) + 1e-6)
     blocks = np.minimum(blocks, 0.2)
@@ -67,7 +68,9 @@ def ink_map(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     grey and bluish-black ink all show, whatever the colour cast.
     """
     f = patch_bgr.astype(np.float32)
-    paper = np.percentile(f.reshape(-1, 3), 85, axis=0)
+    sample = f[::2, ::2].reshape(-1, 3)
+    k = int(0.85 * (len(sample) - 1))
+    paper = np.partition(sample, k, axis=0)[k]
     scale = max(float(paper.max()), 40.0)
     d = np.clip(paper[None, None, :] - f, 0.0, None) / scale
     return d.max(axis=2), paper
@@ -88,16 +91,26 @@ def locate_index(patch_bgr: np.ndarray) -> IndexGlyphs | None:
         return None
     thr = min(max(0.16, 0.75 * _otsu(ink)), 0.5)
     found = _locate(patch_bgr, ink, paper, thr)
-    if found is None or found.suit is None:
-        strict = _locate(patch_bgr, ink, paper, min(thr * 1.6, 0.8))
-        if strict is not None and strict.suit is not None:
+    if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
+        return found
+    strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8))
+    if strict is not None and strict.suit is not None:
+        if found is None or found.suit is None or strict.rank_box[3] < 0.8 * found.rank_box[3]:
             return strict
+    if found is None or found.suit is None:
+        # A jumbo index whose rank reaches into its suit (a J's hook): thin the ink until they part.
+        thin = _locate(patch_bgr, ink, paper, thr, erode=True)
+        if thin is not None and thin.suit is not None:
+            return thin
     return found
 
 
-def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float) -> IndexGlyphs | None:
+def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
+            erode: bool = False) -> IndexGlyphs | None:
     h, w = patch_bgr.shape[:2]
     binary = (ink > thr).astype(np.uint8)
+    if erode:
+        binary = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     comps = []
     min_h = 0.045 * h
@@ -107,10 +120,10 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
             continue
         left, top, right, bottom = x <= 0, y <= 0, x + cw >= w, y + ch >= h
         # Not the index: the table in the rounded corner or along an edge, art or pips reaching in.
-        if (left and top) or bottom or (left and ch > 0.4 * h) or (top and cw > 0.6 * w) or \
+        if (left and top) or bottom or (left and ch > 0.6 * h) or (top and cw > 0.6 * w) or \
                 (right and ch > 0.25 * h):
             continue
-        if cw > 0.8 * w or ch > 0.6 * h:
+        if cw > 0.8 * w or ch > 0.75 * h:
             continue
         comps.append((x, y, cw, ch, area, i))
     if not comps:
@@ -138,7 +151,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 sx0, sy0, sx1, sy1 = min(sx0, cx0), min(sy0, cy0), max(sx1, cx1), max(sy1, cy1)
                 changed = True
     rank_box = (sx0, sy0, sx1 - sx0, sy1 - sy0)
-    rank_mask = np.isin(labels, [c[5] for c in group])
+    rank_mask = _members(labels, n, [c[5] for c in group])
     rank_crop = _crop(ink, rank_mask, rank_box)
     ink_pix = patch_bgr[rank_mask]
     ink_colour = ink_pix.mean(axis=0) if len(ink_pix) else paper
@@ -162,9 +175,15 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 ux0, uy0 = min(ux0, c[0]), min(uy0, c[1])
                 ux1, uy1 = max(ux1, c[0] + c[2]), max(uy1, c[1] + c[3])
         suit_box = (ux0, uy0, ux1 - ux0, uy1 - uy0)
-        suit_crop = _crop(ink, np.isin(labels, [c[5] for c in sgroup]), suit_box)
+        suit_crop = _crop(ink, _members(labels, n, [c[5] for c in sgroup]), suit_box)
     return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, ink_colour.astype(np.float32),
                        paper.astype(np.float32))
+
+
+def _members(labels: np.ndarray, n: int, ids: list[int]) -> np.ndarray:
+    keep = np.zeros(n, bool)
+    keep[ids] = True
+    return keep[labels]
 
 
 def _crop(ink: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:

@@ -1,0 +1,254 @@
+"""Card reader benchmark: how many cards it reads right, how often it names a card that is not there, how fast.
+
+    /tmp/venv/bin/python -m benchmarks.vision_bench            # about 3-5 minutes on one core
+    /tmp/venv/bin/python benchmarks/vision_bench.py --quick    # fewer scenes
+    ... --json bench.json                                      # also write the figures
+
+Measured on data the reader never trained on:
+
+- synthetic table scenes (``companion.vision.synthetic``) dealt from the held-out deck (``glyphs.HELD_OUT_DECK``),
+  community cards and pocket cards apart, with the generic reader and with the deck enrolled;
+- decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows (needs Pillow);
+- the real photographs in ``/work/shared/photos/edje_pinochle_train`` (ranks 9-A only, no suits: rank-only);
+- time per full-resolution still (4056x3040) and per 640x480 watch frame, on one core (cv2.setNumThreads(1)).
+
+"Right" counts face-up cards with an unhidden corner index whose read names them; "wrong" counts reads that
+name a card that is not the card there (the share of readable cards); the rest is abstention or misses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from companion.vision.reader import Reader  # noqa: E402
+
+PHOTOS = Path("/work/shared/photos/edje_pinochle_train")
+ALL52 = [r + s for s in "cdhs" for r in "23456789TJQKA"]
+
+
+def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
+    """Per zone kind ('community', 'pocket'): readable, right, wrong; plus backs found."""
+    out = {"community": Counter(), "pocket": Counter(), "backs": Counter()}
+    readable = [t for t in truth_cards if t.face_up and any(i.visible_fraction >= 0.8 for i in t.indices.values())]
+    present = {t.code for t in truth_cards if t.face_up}
+    centres = np.array([t.quad.mean(axis=0) for t in truth_cards]) if truth_cards else np.zeros((0, 2))
+    claimed: dict[int, str] = {}
+    for r in reads:
+        if r.face_down or r.code is None:
+            continue
+        d = np.linalg.norm(centres - r.centre, axis=1) if len(centres) else np.array([])
+        k = int(np.argmin(d)) if len(d) else -1
+        kind = "community" if k >= 0 and truth_cards[k].zone == "community" else "pocket"
+        if k >= 0 and d[k] < 0.6 * card_w and truth_cards[k].face_up and truth_cards[k].code == r.code:
+            claimed[k] = r.code
+        else:
+            out[kind]["wrong"] += 1
+            if r.code not in present:
+                out[kind]["absent"] += 1
+    for k, t in enumerate(truth_cards):
+        if t in readable:
+            kind = "community" if t.zone == "community" else "pocket"
+            out[kind]["readable"] += 1
+            out[kind]["right"] += int(k in claimed)
+    backs = [t for t in truth_cards if not t.face_up]
+    found = [r for r in reads if r.face_down]
+    out["backs"]["truth"] += len(backs)
+    for t in backs:
+        if any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.6 * card_w for r in found):
+            out["backs"]["found"] += 1
+    out["backs"]["reported"] += len(found)
+    return out
+
+
+def synthetic(reader: Reader, n: int, deck: str, size=(2028, 1520), seed0: int = 5000) -> dict:
+    from companion.vision.synthetic import render_scene
+
+    total = {"community": Counter(), "pocket": Counter(), "backs": Counter()}
+    for i in range(n):
+        sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False)
+        reads = reader.read_still(sc.image)
+        cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards])) if sc.cards else 100.0
+        for k, v in score_scene(reads, sc.cards, cw).items():
+            total[k].update(v)
+        _progress("scenes", i + 1, n)
+    return {k: dict(v) for k, v in total.items()}
+
+
+def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, dict]:
+    """Enrol the deck from two pictures of it in 4 rows of 13; report how many proposals were right."""
+    from companion.vision.enrol import build_deck, collect, propose
+    from companion.vision.reader_layout import layout_picture
+
+    seen_all, truth_all = [], {}
+    right = total = 0
+    for s in seeds:
+        img, truth = layout_picture(deck, ALL52, seed=s)
+        seen = propose(collect(reader, [(f"layout{s}", img)]))
+        for c in seen:
+            d = [np.linalg.norm(c.quad.mean(axis=0) - q.mean(axis=0)) for _, q in truth]
+            code = truth[int(np.argmin(d))][0]
+            total += 1
+            right += int(c.proposed == code)
+            c.proposed = code  # what the crew confirms (after fixing any wrong proposal)
+        seen_all += seen
+    enrolled = Reader(threshold=reader.threshold)
+    enrolled.deck = build_deck("bench", seen_all, reader)
+    return enrolled, {"cards_found": total, "proposed_right": right, "pictures": len(seeds)}
+
+
+def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
+    from companion.vision.glyphs import suit_fonts
+    from companion.vision.reader_layout import font_card, layout_picture
+
+    sfonts = suit_fonts()
+    c = Counter()
+    for i, f in enumerate(fonts):
+        sf = sfonts[i % len(sfonts)] if i % 2 else None
+        img, truth = layout_picture(lambda code: font_card(f, code, suit_font=sf), ALL52, seed=seed + i,
+                                    card_w=110)
+        reads = reader.read_still(img)
+        centres = np.array([q.mean(axis=0) for _, q in truth])
+        got = {}
+        for r in reads:
+            if r.code is None or r.face_down:
+                continue
+            k = int(np.argmin(np.linalg.norm(centres - r.centre, axis=1)))
+            if truth[k][0] == r.code:
+                got[k] = True
+            else:
+                c["wrong"] += 1
+        c["readable"] += len(truth)
+        c["right"] += len(got)
+        _progress("font decks", i + 1, len(fonts))
+    return dict(c)
+
+
+def real_photos(reader: Reader, limit: int | None = None) -> dict:
+    """Rank-only reading of the real photos: multiset match of read ranks against labelled ranks."""
+    if not (PHOTOS / "labels.csv").exists():
+        return {}
+    rows = list(csv.DictReader(open(PHOTOS / "labels.csv")))[:limit]
+    c = Counter()
+    per_rank = {r: Counter() for r in "9TJQKA"}
+    for i, row in enumerate(rows):
+        img = cv2.imread(str(PHOTOS / row["image"]))
+        if img is None:
+            continue
+        truth = Counter(t[0] for t in row["cards"].split())
+        reads = [r for r in reader.read_still(img) if r.code and not r.face_down]
+        got = Counter(r.code[0] for r in reads)
+        match = truth & got
+        c["cards"] += sum(truth.values())
+        c["reads"] += sum(got.values())
+        c["right"] += sum(match.values())
+        for rk, n in truth.items():
+            per_rank[rk]["cards"] += n
+            per_rank[rk]["right"] += match[rk]
+        _progress("real photos", i + 1, len(rows))
+    out = dict(c)
+    out["per_rank"] = {k: dict(v) for k, v in per_rank.items()}
+    return out
+
+
+def timing(reader: Reader, deck: str, n: int = 3) -> dict:
+    from companion.vision.detect import detect_cards
+    from companion.vision.synthetic import render_scene
+
+    cv2.setNumThreads(1)
+    still, watch = [], []
+    for i in range(n):
+        sc = render_scene(7000 + i, deck=deck, n_community=5, n_seats=4)
+        reader.read_still(sc.image)  # warm caches (first colour conversions build their tables)
+        t = time.perf_counter()
+        reader.read_still(sc.image)
+        still.append((time.perf_counter() - t) * 1000)
+        lo, _ = sc.lores((640, 480))
+        for _ in range(5):
+            t = time.perf_counter()
+            detect_cards(lo)
+            watch.append((time.perf_counter() - t) * 1000)
+    return {"still_ms_median": float(np.median(still)), "still_ms_max": float(np.max(still)),
+            "watch_ms_median": float(np.median(watch)), "still_size": "4056x3040", "watch_size": "640x480"}
+
+
+def _progress(label: str, done: int, total: int) -> None:
+    bar = "#" * int(30 * done / max(total, 1))
+    sys.stderr.write(f"\r{label:<12} [{bar:<30}] {done}/{total}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _pct(a: float, b: float) -> str:
+    return f"{100.0 * a / b:5.1f} %" if b else "    -  "
+
+
+def main(argv=None) -> int:
+    from companion.vision.glyphs import HELD_OUT_DECK
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--scenes", type=int, default=None)
+    ap.add_argument("--deck", default=HELD_OUT_DECK)
+    ap.add_argument("--json", metavar="FILE")
+    args = ap.parse_args(argv)
+    n = args.scenes or (6 if args.quick else 30)
+    cv2.setNumThreads(1)
+    reader = Reader()
+    res: dict = {"deck": args.deck, "scenes": n}
+    res["timing"] = timing(reader, args.deck, 2 if args.quick else 3)
+    res["generic"] = synthetic(reader, n, args.deck)
+    enrolled, res["enrolment"] = enrolled_reader(reader, args.deck)
+    res["enrolled"] = synthetic(enrolled, n, args.deck)
+    try:
+        from companion.vision.glyphs import list_fonts
+
+        fonts = list_fonts(held_out=True)[:: (6 if args.quick else 2)]
+        res["held_out_fonts"] = font_decks(reader, fonts) if fonts else {}
+    except ImportError:  # Pillow missing
+        res["held_out_fonts"] = {}
+    res["real_photos"] = real_photos(reader, 60 if args.quick else None)
+
+    print(f"\nCard reader benchmark (deck held out of training: {args.deck}; {n} synthetic scenes 2028x1520)\n")
+    print(f"{'set':<34}{'readable':>9}{'right':>10}{'wrong':>10}{'absent':>10}")
+    for label, key in (("generic", "generic"), ("enrolled", "enrolled")):
+        for kind in ("community", "pocket"):
+            c = res[key][kind]
+            print(f"{label + ' / ' + kind:<34}{c.get('readable', 0):>9}{_pct(c.get('right', 0), c.get('readable', 0)):>10}"
+                  f"{_pct(c.get('wrong', 0), c.get('readable', 0)):>10}{_pct(c.get('absent', 0), c.get('readable', 0)):>10}")
+    f = res["held_out_fonts"]
+    if f:
+        print(f"{'generic / held-out font decks':<34}{f['readable']:>9}{_pct(f['right'], f['readable']):>10}"
+              f"{_pct(f.get('wrong', 0), f['readable']):>10}")
+    b = res["generic"]["backs"]
+    print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported")
+    e = res["enrolment"]
+    print(f"enrolment: {e['proposed_right']}/{e['cards_found']} proposed labels right from {e['pictures']} pictures")
+    rp = res["real_photos"]
+    if rp:
+        print(f"real photos (rank only, {rp['cards']} cards): recall {_pct(rp['right'], rp['cards'])}, "
+              f"precision {_pct(rp['right'], rp['reads'])}  per rank: " +
+              " ".join(f"{k}:{v.get('right', 0)}/{v.get('cards', 0)}" for k, v in rp["per_rank"].items()))
+    t = res["timing"]
+    print(f"time on one core: still {t['still_size']} {t['still_ms_median']:.0f} ms (max {t['still_ms_max']:.0f}); "
+          f"watch frame {t['watch_size']} {t['watch_ms_median']:.1f} ms")
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

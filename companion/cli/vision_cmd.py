@@ -1,0 +1,186 @@
+"""``gang-companion scan``, ``enrol`` and ``calibrate``: the card reader from the command line.
+
+    gang-companion scan table.jpg --json                 # cards read, face-down cards apart
+    gang-companion scan table.jpg --deck home            # read with an enrolled deck
+    gang-companion enrol row1.jpg row2.jpg --deck home   # learn a deck laid out face up (asks to confirm)
+    gang-companion enrol *.jpg --deck home --labels cards.csv   # with known labels: no questions
+    gang-companion calibrate --image table.jpg --seats 4        # zones overlaid, saved
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from companion.cli import InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("scan", help="read the cards in table pictures",
+                              description="Find and read the cards in each picture.")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--deck", metavar="NAME", help="read with this enrolled deck")
+    p.add_argument("--decks-dir", metavar="DIR", help="where enrolled decks live (default: user data dir)")
+    p.add_argument("--models", metavar="DIR", help="reader model folder (default: models/)")
+    p.add_argument("--threshold", type=float, default=0.5, help="abstain below this confidence (0..1)")
+    p.set_defaults(func=run_scan)
+
+    e = subparsers.add_parser("enrol", help="learn a deck from pictures of it laid out face up",
+                              description="Read every card, give each of the 52 cards to exactly one, confirm, "
+                                          "store the deck's prototypes under NAME.")
+    e.add_argument("images", nargs="+", metavar="IMAGE")
+    e.add_argument("--deck", required=True, metavar="NAME")
+    e.add_argument("--labels", metavar="FILE", help="CSV of image,cards: known labels, no confirmation")
+    e.add_argument("--yes", action="store_true", help="accept the proposed labelling without asking")
+    e.add_argument("--decks-dir", metavar="DIR")
+    e.add_argument("--models", metavar="DIR")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=run_enrol)
+
+    c = subparsers.add_parser("calibrate", help="show the camera picture with the table zones, save the zones")
+    src = c.add_mutually_exclusive_group()
+    src.add_argument("--image", metavar="FILE", help="a picture of the table (instead of the camera)")
+    src.add_argument("--source", metavar="SPEC", default="picamera", help="frame source (default: picamera)")
+    c.add_argument("--seats", type=int, default=4)
+    c.add_argument("--zones", metavar="FILE", help="where to save the zones (default: user config dir)")
+    c.add_argument("--overlay", metavar="PNG", default="calibration.png", help="picture with the zones drawn")
+    c.set_defaults(func=run_calibrate)
+
+
+def _load(path: str):
+    import cv2
+
+    if not Path(path).is_file():
+        raise InputError(f"no such image: {path}")
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise InputError(f"not an image OpenCV can read: {path}")
+    return img
+
+
+def _reader(args):
+    from companion.vision.enrol import EnrolError, EnrolledDeck
+    from companion.vision.reader import Reader
+
+    try:
+        reader = Reader(args.models, threshold=getattr(args, "threshold", 0.5))
+    except FileNotFoundError as exc:
+        raise InputError(f"reader models missing: {exc}") from None
+    if getattr(args, "deck", None) and args.func is run_scan:
+        try:
+            reader.deck = EnrolledDeck.load(args.deck, args.decks_dir)
+        except EnrolError as exc:
+            raise InputError(str(exc)) from None
+    return reader
+
+
+def _r(v: float) -> float:
+    return round(float(v), 1)
+
+
+def run_scan(args) -> int:
+    images = [(p, _load(p)) for p in args.images]
+    reader = _reader(args)
+    docs = []
+    for path, img in images:
+        reads = reader.read_still(img)
+        cards, down, unread = [], [], []
+        for r in reads:
+            item = {"centre": [_r(v) for v in r.centre], "quad": [[_r(x), _r(y)] for x, y in r.quad],
+                    "confidence": round(float(r.confidence), 3)}
+            if r.face_down:
+                down.append(item)
+            elif r.code is None:
+                unread.append(item)
+            else:
+                cards.append({"code": r.code, **item, "corner": r.corner})
+        docs.append({"image": path, "size": [int(img.shape[1]), int(img.shape[0])], "cards": cards,
+                     "face_down": down, "unread": unread})
+    if args.json:
+        print(json.dumps({"deck": args.deck, "images": docs}, indent=1))
+    else:
+        for d in docs:
+            print(f"{d['image']}: {len(d['cards'])} cards, {len(d['face_down'])} face down, "
+                  f"{len(d['unread'])} unread")
+            for c in d["cards"]:
+                print(f"  {c['code']:<4} at ({c['centre'][0]:.0f}, {c['centre'][1]:.0f})  {c['confidence']:.2f}")
+    return 0
+
+
+def run_enrol(args) -> int:
+    from companion.vision.enrol import EnrolError, build_deck, check_name, collect, propose, read_labels
+
+    try:
+        check_name(args.deck)
+        images = [(Path(p).name, _load(p)) for p in args.images]
+        allowed = read_labels(args.labels) if args.labels else None
+        if args.labels and not Path(args.labels).is_file():
+            raise InputError(f"no such labels file: {args.labels}")
+        reader = _reader(args)
+        seen = propose(collect(reader, images), allowed)
+    except (EnrolError, OSError) as exc:
+        raise InputError(str(exc)) from None
+    except ValueError as exc:  # a bad card name in the labels file
+        raise InputError(f"labels: {exc}") from None
+    labelled = [c for c in seen if c.proposed]
+    rows = [{"image": c.image, "centre": [_r(v) for v in c.quad.mean(axis=0)], "proposed": c.proposed,
+             "generic": c.generic_code, "score": round(c.score, 3)} for c in seen]
+    if args.json:
+        print(json.dumps({"deck": args.deck, "found": len(seen), "labelled": len(labelled), "cards": rows}, indent=1))
+    else:
+        print(f"{len(seen)} cards found, {len(labelled)} labelled:")
+        for r in rows:
+            flag = "" if r["proposed"] == r["generic"] else "   (reader said " + str(r["generic"]) + ")"
+            print(f"  {r['image']} ({r['centre'][0]:.0f}, {r['centre'][1]:.0f}): {r['proposed']}{flag}")
+    if not labelled:
+        raise InputError("no card could be read in the enrolment pictures")
+    if not (args.labels or args.yes):
+        if not sys.stdin.isatty():
+            raise InputError("confirm with --yes (or give --labels) when not run interactively")
+        if input("Store this labelling? [y/N] ").strip().lower() not in ("y", "yes"):
+            print("Nothing stored.")
+            return 1
+    deck = build_deck(args.deck, seen, reader)
+    path = deck.save(args.decks_dir)
+    if not args.json:
+        print(f"Stored deck {args.deck!r}: {deck.info['cards']} cards, {deck.info['corners']} corners -> {path}")
+    return 0
+
+
+def _zones_path(arg: str | None) -> Path:
+    if arg:
+        return Path(arg)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "gang-companion" / "zones.json"
+
+
+def run_calibrate(args) -> int:
+    try:
+        from companion.vision import zones as Z
+    except ImportError as exc:  # pragma: no cover - the zones module is part of the vision ring
+        raise InputError(f"zones are not available: {exc}") from None
+    if args.image:
+        img = _load(args.image)
+    else:
+        from companion.vision.sources import SourceError, open_source
+
+        try:
+            src = open_source(args.source)
+            img = src.still()
+            src.close()
+        except SourceError as exc:
+            raise InputError(str(exc)) from None
+    try:
+        zones = Z.default_layout(args.seats, aspect=img.shape[1] / img.shape[0])
+    except Z.ZoneError as exc:
+        raise InputError(str(exc)) from None
+    out = _zones_path(args.zones)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    zones.save(out)
+    overlay = Z.save_overlay(img, zones, args.overlay)
+    print(f"zones saved to {out}; picture with zones: {overlay}")
+    return 0

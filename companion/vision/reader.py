@@ -1,0 +1,260 @@
+"""Read the cards in a table picture: detect at low resolution, read each corner index from the full picture.
+
+>>> reader = Reader()                                   # doctest: +SKIP
+>>> reads = reader.read_still(cv2.imread("table.jpg"))  # doctest: +SKIP
+>>> [(r.code, round(r.confidence, 2)) for r in reads]   # doctest: +SKIP
+[('Td', 0.98), ('As', 0.91), (None, 0.3), ('BACK', 0.8)]
+
+Each corner is read by locating the rank glyph and the suit glyph inside it (``reader_glyph``) and classifying
+them with two small numpy networks (``models/reader_rank.npz``, ``models/reader_suit.npz``). With an enrolled
+deck (``enrol``), the glyph features are matched against that deck's own prototypes instead. A read below the
+confidence threshold has ``code=None`` (abstain) rather than a guess.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from companion.cards import Card
+from companion.vision import BACK, CardRead
+from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
+from companion.vision.reader_glyph import corner_patch, glyph_features, locate_index
+from companion.vision.reader_model import GlyphMLP
+
+if TYPE_CHECKING:
+    from companion.vision.enrol import EnrolledDeck
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+DEFAULT_THRESHOLD = 0.5
+
+
+def models_dir() -> Path:
+    """``GANG_MODELS`` if set, else ``models/`` at the repository root (beside the package)."""
+    env = os.environ.get("GANG_MODELS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
+
+
+@dataclass
+class CornerRead:
+    """What one corner index says: per-class probabilities (13 ranks, 4 suits), joker belief, glyph features."""
+
+    rank_p: np.ndarray
+    suit_p: np.ndarray
+    joker: float
+    features: np.ndarray | None  # rank + suit glyph features (for enrolment prototypes)
+    red: bool
+    box: np.ndarray | None  # 4x2 pixels around the index
+
+    def card_scores(self) -> np.ndarray:
+        """52 log-scores, card id order (rank_index * 4 + suit_index)."""
+        return (np.log(self.rank_p + 1e-6)[:, None] + np.log(self.suit_p + 1e-6)[None, :]).ravel()
+
+
+class Reader:
+    """The card reader. ``deck``: an enrolled deck whose prototypes replace the generic classifiers."""
+
+    def __init__(self, model_dir: str | Path | None = None, deck: "EnrolledDeck | None" = None,
+                 threshold: float = DEFAULT_THRESHOLD):
+        d = Path(model_dir) if model_dir else models_dir()
+        self.rank_model = GlyphMLP.load(d / "reader_rank.npz")
+        self.suit_model = GlyphMLP.load(d / "reader_suit.npz")
+        self.deck = deck
+        self.threshold = threshold
+        # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
+        cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
+
+    # ---- one corner -------------------------------------------------------------------------------------
+    def read_corner(self, image: np.ndarray, origin, x_axis, y_axis) -> CornerRead | None:
+        patch = corner_patch(image, np.asarray(origin, np.float32), np.asarray(x_axis, np.float32),
+                             np.asarray(y_axis, np.float32))
+        return self.read_patch(patch, origin, x_axis, y_axis)
+
+    def read_patch(self, patch: np.ndarray, origin=None, x_axis=None, y_axis=None) -> CornerRead | None:
+        g = locate_index(patch)
+        if g is None:
+            return None
+        rk = self.rank_model.classes
+        sk = self.suit_model.classes
+        if g.suit is None:
+            cut = self._cut_merged(g)
+            if cut is None:
+                return None
+            rf, sf, pr, ps = cut
+            h = g.rank_box[3]
+            g.suit_box = (g.rank_box[0], g.rank_box[1] + h // 2, g.rank_box[2], h - h // 2)
+        else:
+            rf = glyph_features(g.rank)
+            sf = glyph_features(g.suit)
+            pr = self.rank_model.predict_proba(rf)[0]
+            ps = self.suit_model.predict_proba(sf)[0]
+        rank_p = np.array([pr[rk.index(r)] for r in RANKS])
+        suit_p = np.array([ps[sk.index(s)] for s in SUITS])
+        joker = float(ps[sk.index("letter")] * pr[rk.index("J")])
+        ink = g.ink_colour
+        red = bool(ink[2] > ink[1] + 35)
+        box = None
+        if origin is not None:
+            from companion.vision.reader_glyph import PATCH_PX
+            x, y, w, h = g.rank_box
+            sx, sy, sw, sh = g.suit_box
+            x0, y0, x1, y1 = min(x, sx), y, max(x + w, sx + sw), sy + sh
+            o, xa, ya = (np.asarray(v, np.float64) for v in (origin, x_axis, y_axis))
+            box = np.array([o + (u / PATCH_PX) * xa + (v / PATCH_PX) * ya
+                            for u, v in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], np.float32)
+        return CornerRead(rank_p, suit_p, joker, np.concatenate([rf, sf]), red, box)
+
+    def _cut_merged(self, g):
+        """Rank and suit run together (a jumbo index whose rank touches its suit): try horizontal cuts and
+        keep the one the classifiers like best, or None when no cut gives a rank over a suit."""
+        crop = g.rank
+        h = crop.shape[0]
+        if h < 12 or h < 1.3 * crop.shape[1]:
+            return None
+        cands = []
+        for frac in (0.4, 0.47, 0.54, 0.61, 0.68):
+            c = int(round(h * frac))
+            top, bottom = _trim(crop[:c]), _trim(crop[c:])
+            if top is None or bottom is None:
+                continue
+            cands.append((glyph_features(top), glyph_features(bottom)))
+        if not cands:
+            return None
+        pr = self.rank_model.predict_proba(np.array([c[0] for c in cands]))
+        ps = self.suit_model.predict_proba(np.array([c[1] for c in cands]))
+        ri, si = self.rank_model.classes.index("junk"), self.suit_model.classes.index("junk")
+        good = (1 - pr[:, ri]) * (1 - ps[:, si]) * pr.max(axis=1) * ps.max(axis=1)
+        k = int(np.argmax(good))
+        return cands[k][0], cands[k][1], pr[k], ps[k]
+
+    def decide(self, reads: list[CornerRead]) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
+        """Combine the corners of one card into (code or None, confidence, runner-ups)."""
+        if not reads:
+            return None, 0.0, ()
+        if self.deck is not None:
+            return self.deck.decide(reads)
+        joker = float(np.mean([r.joker for r in reads]))
+        scores = sum(r.card_scores() for r in reads)
+        p = np.exp(scores - scores.max())
+        # Reads of both corners multiply; renormalise over the 52 cards, then discount junk mass.
+        mass = float(np.mean([r.rank_p.sum() * r.suit_p.sum() for r in reads]))
+        p = p / p.sum() * mass
+        order = np.argsort(-p)[:3]
+        best = int(order[0])
+        alts = tuple((str(Card(int(i))), float(p[i])) for i in order[1:])
+        if joker > 0.5 and joker > p[best]:
+            code = "JR" if np.mean([r.red for r in reads]) >= 0.5 else "JB"
+            return code, joker, alts
+        conf = float(min(max(p[best], 0.0), 1.0))
+        return (str(Card(best)) if conf >= self.threshold else None), conf, alts
+
+    # ---- whole pictures ---------------------------------------------------------------------------------
+    def read_still(self, image: np.ndarray, detection: Detection | None = None) -> list[CardRead]:
+        """All cards in a full-resolution picture: whole cards, visible corners of hidden ones, backs."""
+        det = detection or detect_cards(image)
+        out: list[CardRead] = []
+        for quad in det.quads:
+            out.append(self._read_quad(image, quad))
+        out += self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
+        for quad in det.backs:
+            if not any(_inside(quad.mean(axis=0), r.quad) for r in out):
+                out.append(CardRead(BACK, 0.8, quad, "none", True))
+        return out
+
+    def _read_quad(self, image: np.ndarray, quad: np.ndarray) -> CardRead:
+        q = quad.astype(np.float64)
+        best = None
+        for start in range(4):  # each corner as the printed top-left; opposite corners pair up
+            o = q[start]
+            xa = q[(start + 1) % 4] - o
+            ya = q[(start - 1) % 4] - o
+            if np.linalg.norm(xa) > np.linalg.norm(ya) * 1.15:  # landscape frame: not an index corner
+                continue
+            w = np.linalg.norm(xa)
+            ya = ya / np.linalg.norm(ya) * w
+            r = self.read_corner(image, o, xa, ya)
+            if r is not None:
+                best = (r, start) if best is None or r.card_scores().max() > best[0].card_scores().max() else best
+        reads = []
+        start = 0
+        if best is not None:
+            start = best[1]
+            reads.append(best[0])
+            opp = (start + 2) % 4  # the opposite corner, rotated 180 degrees, should agree
+            o = q[opp]
+            xa = q[(opp + 1) % 4] - o
+            ya = q[(opp - 1) % 4] - o
+            ya = ya / np.linalg.norm(ya) * np.linalg.norm(xa)
+            r2 = self.read_corner(image, o, xa, ya)
+            if r2 is not None:
+                reads.append(r2)
+        code, conf, alts = self.decide(reads)
+        ordered = np.roll(q, -start, axis=0).astype(np.float32)
+        if code is None and _looks_like_back(image, ordered):
+            return CardRead(BACK, 0.6, ordered, "none", True)
+        return CardRead(code, conf, ordered, "tl" if reads else "none", False,
+                        index_box=reads[0].box if reads else None, alternatives=alts)
+
+    def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
+        out: list[CardRead] = []
+        for c in corners:
+            r = self.read_corner(image, c.origin, c.x_axis, c.y_axis)
+            if r is None:
+                continue
+            code, conf, alts = self.decide([r])
+            if code is None:
+                continue
+            o, xa, ya = c.origin, c.x_axis, c.y_axis * CARD_ASPECT
+            quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
+            out.append(CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts))
+        return out
+
+    @staticmethod
+    def _dedupe(corner_reads: list[CardRead], whole: list[CardRead], card_w: float) -> list[CardRead]:
+        """One read per card: corner reads whose extrapolated card coincides with a whole card or with a
+        better corner read are dropped."""
+        kept: list[CardRead] = []
+        for r in sorted(corner_reads, key=lambda r: -r.confidence):
+            c = r.centre
+            if any(_inside(c, w.quad) and np.linalg.norm(c - w.centre) < 0.45 * card_w for w in whole):
+                continue
+            if any(np.linalg.norm(c - k.centre) < 0.35 * card_w for k in kept):
+                continue
+            kept.append(r)
+        return kept
+
+    def watch(self, frame: np.ndarray) -> Detection:
+        """The cheap per-frame pass of the watch loop: where the cards are, no reading."""
+        return detect_cards(frame, work_side=max(frame.shape[:2]))
+
+
+def _trim(crop: np.ndarray) -> np.ndarray | None:
+    ys, xs = np.nonzero(crop > 0.2)
+    if len(ys) < 6:
+        return None
+    return crop[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _inside(pt: np.ndarray, quad: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(pt[0]), float(pt[1])), False) >= 0
+
+
+def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
+    """A face-down card: the inside is patterned or coloured, not white paper with a few glyphs."""
+    w = int(np.linalg.norm(quad[1] - quad[0]))
+    h = int(np.linalg.norm(quad[3] - quad[0]))
+    if w < 8 or h < 8:
+        return False
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32),
+                                    np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    card = cv2.warpPerspective(image, m, (w, h))
+    inner = card[h // 6: h - h // 6, w // 6: w - w // 6]
+    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)
+    white = (hsv[:, :, 1] < 60) & (hsv[:, :, 2] > np.percentile(hsv[:, :, 2], 90) * 0.8)
+    return float(white.mean()) < 0.45
