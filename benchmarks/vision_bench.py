@@ -164,7 +164,6 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
 
 
 def timing(reader: Reader, deck: str, n: int = 3) -> dict:
-    from companion.vision.detect import detect_cards
     from companion.vision.synthetic import render_scene
 
     cv2.setNumThreads(1)
@@ -178,7 +177,7 @@ def timing(reader: Reader, deck: str, n: int = 3) -> dict:
         lo, _ = sc.lores((640, 480))
         for _ in range(5):
             t = time.perf_counter()
-            detect_cards(lo)
+            reader.watch(lo)
             watch.append((time.perf_counter() - t) * 1000)
     return {"still_ms_median": float(np.median(still)), "still_ms_max": float(np.max(still)),
             "watch_ms_median": float(np.median(watch)), "still_size": "4056x3040", "watch_size": "640x480"}

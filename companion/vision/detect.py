@@ -54,27 +54,37 @@ def _order_clockwise(pts: np.ndarray) -> np.ndarray:
 
 
 def white_mask(small: np.ndarray) -> np.ndarray:
-    """Card paper: bright and unsaturated relative to this picture (tolerates a colour cast)."""
+    """Card paper: bright and unsaturated (V - S high), split from the mat by Otsu, so a sand or grey mat
+    under a colour cast stays mat."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    s = hsv[:, :, 1].astype(np.int16)
-    v = hsv[:, :, 2]
-    vt, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    vt = max(float(vt), float(np.percentile(v, 30)), 110.0)
-    mask = ((v > vt) & (s < 80)).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return mask
+    w = np.clip(hsv[:, :, 2].astype(np.int16) - hsv[:, :, 1].astype(np.int16), 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(w, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Paper is also near the brightest of the picture: a light mat (sand, grey) falls under this floor.
+    top = float(np.percentile(w[::4, ::4], 99.5))
+    mask = (w > max(float(t), top - 65.0, 90.0)).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def _fill(mask: np.ndarray) -> np.ndarray:
-    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, cnts, -1, 255, -1)
+def _fill(mask: np.ndarray, max_hole: float = 0.02) -> np.ndarray:
+    """Fill holes (glyphs, court art, a back's pattern) smaller than ``max_hole`` of the picture; a ring
+    (the mat's edge against the table around it) keeps its inside."""
+    inv = (mask == 0).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
+    h, w = mask.shape
+    x, y, bw, bh, area = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3], stats[:, 4]
+    touches = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    fill = (~touches) & (area < max_hole * h * w)
+    fill[0] = fill[0] and False
+    out = mask.copy()
+    out[fill[labels] & (inv > 0)] = 255
     return out
 
 
-def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint: float | None = None) -> Detection:
+def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint: float | None = None,
+                 corners: bool = True) -> Detection:
     """Cards in ``image`` (BGR). ``card_width_hint``: the expected card short side in full-res pixels,
-    when known (calibration), else estimated from the cards that stand alone."""
+    when known (calibration), else estimated from the cards that stand alone. ``corners=False`` skips the
+    hidden-card corners and loose backs (the watch loop only needs where the cards are)."""
     h, w = image.shape[:2]
     scale = max(h, w) / work_side if max(h, w) > work_side else 1.0
     if scale > 1:
@@ -91,8 +101,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     sample = lab[::4, ::4][white[::4, ::4] == 0]
     table = np.median(sample, axis=0) if len(sample) else np.array([0, 128, 128])
     dist = np.abs(lab.astype(np.int16) - table.astype(np.int16)).sum(axis=2)
-    fg = ((dist > 40) | (white > 0)).astype(np.uint8) * 255
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    other = ((dist > 40) & (white == 0)).astype(np.uint8) * 255  # not mat, not paper: ink, backs, chips, rim
+    near_paper = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    fg = cv2.bitwise_or(white, cv2.bitwise_and(other, near_paper))
     mask = _fill(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     # Cut thin bridges between cards that barely touch.
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
@@ -112,13 +123,21 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     if card_width_hint:
         cw = card_width_hint / scale
     elif singles:
-        cw = float(np.median([min(b[2][1]) for b in singles]))
+        sizes = np.array(sorted(min(b[2][1]) for b in singles))
+        # Two cards touching long side to long side make a 2 x 1.4 rectangle: card-shaped, 1.43 times too big.
+        # Prefer the smaller size when both show, or what the fanned hands say when only the pairs show.
+        small_ones = sizes[sizes < sizes[-1] / 1.3]
+        cw = float(np.median(small_ones if len(small_ones) else sizes))
+        single_ids = {id(b) for b in singles}
+        edge = _edge_estimate([b for b in blobs if id(b) not in single_ids], area_img)
+        if not len(small_ones) and edge and 1.3 < cw / edge < 1.6:
+            cw = edge
     elif any(b[3] > 0.86 and b[4] >= 1.62 for b in blobs):
         # Only rows of touching cards: a row's short side is a card's long side.
         row = max((b for b in blobs if b[3] > 0.86 and b[4] >= 1.62), key=lambda b: b[1])
         cw = float(min(row[2][1])) / CARD_ASPECT
-    elif blobs:
-        cw = float(np.sqrt(max(b[1] for b in blobs) / CARD_ASPECT))
+    elif _edge_estimate(blobs, area_img):
+        cw = _edge_estimate(blobs, area_img)
     else:
         return det
     card_area = cw * cw * CARD_ASPECT
@@ -128,15 +147,59 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             continue
         n = a / card_area
         if fill > 0.86 and 1.22 < aspect < 1.62 and n < 1.45:
-            quad = _order_clockwise(cv2.boxPoints(rect))
-            (det.quads if _whiteness(white, quad) > 0.3 else det.backs).append(quad * scale)
+            # Face or back is the reader's call (a court card's art is not paper either).
+            det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
         if split:
             det.quads += [q * scale for q in split]
             continue
+        if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
+            continue
+        blob_mask = np.zeros_like(mask)
+        cv2.drawContours(blob_mask, [c], -1, 255, -1)
+        paper = cv2.erode(white, np.ones((3, 3), np.uint8))
+        if float((paper[blob_mask > 0] > 0).mean()) < 0.25:  # fanned face-down cards
+            det.backs.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+            continue
         det.corners += _corners(c, cw, i, scale, mask)
+    if corners:
+        det.backs += _loose_backs(other, mask, card_area, scale)
     return det
+
+
+def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float) -> list[np.ndarray]:
+    """Face-down cards without a white border (or fanned so that it does not close): card-sized regions of
+    neither mat nor paper, clear of the face-up cards, not round (chips)."""
+    m = cv2.bitwise_and(other, cv2.bitwise_not(cv2.dilate(faces, np.ones((5, 5), np.uint8))))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    m = cv2.morphologyEx(_fill(m), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in cnts:
+        a = cv2.contourArea(c)
+        if not 0.6 * card_area < a < 4.5 * card_area:
+            continue
+        peri = cv2.arcLength(c, True)
+        rect = cv2.minAreaRect(c)
+        rw, rh = rect[1]
+        if 4 * np.pi * a / peri ** 2 > 0.85 or a / max(rw * rh, 1) < 0.6 or min(rw, rh) < 0.6 * np.sqrt(card_area / 1.4):
+            continue
+        out.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+    return out
+
+
+def _edge_estimate(blobs, area_img: float) -> float:
+    """Card width from fanned hands: the longest straight stretch of a hand's outline is the top card's long
+    side. Round blobs (chips, glare) and huge ones (the mat's edge) do not count."""
+    lengths = []
+    for c, a, rect, fill, aspect in blobs:
+        peri = cv2.arcLength(c, True)
+        if peri <= 0 or 4 * np.pi * a / peri ** 2 > 0.85 or a > 0.05 * area_img:
+            continue
+        poly = cv2.approxPolyDP(c, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
+        lengths.append(float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max()))
+    return float(np.median(lengths)) / CARD_ASPECT if lengths else 0.0
 
 
 def _whiteness(white: np.ndarray, quad: np.ndarray) -> float:
@@ -183,42 +246,97 @@ def _split_rect(rect, card_w: float, fill: float) -> list[np.ndarray] | None:
 def _corners(contour: np.ndarray, cw: float, blob: int, scale: float, mask: np.ndarray) -> list[CornerCandidate]:
     """Candidate index corners of a blob that is not one whole card (fanned pocket cards, overlaps).
 
-    Each straight stretch of outline at least a fifth of a card width long is a piece of some card's edge; at
-    each convex end of it a card corner may sit. Cards are rectangles, so the other edge is perpendicular,
-    into the blob, whatever the (often tiny) visible part of it looks like. The frame is the unmirrored one.
+    Walking along the outline, a card corner is where the direction turns by about a right angle between
+    the stretch before and the stretch after (each a seventh of a card width, so a corner shows even when the
+    next card hides most of one of its edges). Cards are rectangles: the frame is squared up on the longer
+    visible edge, and it is the unmirrored one, so an upright index reads left to right along x.
     """
-    peri = cv2.arcLength(contour, True)
-    poly = cv2.approxPolyDP(contour, max(1.5, 0.03 * cw), True).reshape(-1, 2).astype(np.float64)
-    n = len(poly)
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 8:
+        return []
+    seg = np.linalg.norm(np.diff(np.vstack([pts, pts[:1]]), axis=0), axis=1)
+    arc = np.concatenate([[0], np.cumsum(seg)])
+    total = arc[-1]
+    step = max(1.0, 0.03 * cw)
+    s_pos = np.arange(0, total, step)
+    idx = np.searchsorted(arc, s_pos, side="right") - 1
+    samples = pts[np.clip(idx, 0, len(pts) - 1)]
+    n = len(samples)
+    k = max(2, int(round(0.11 * cw / step)))
+    if n < 2 * k + 2:
+        return []
+    back = samples - np.roll(samples, k, axis=0)
+    fwd = np.roll(samples, -k, axis=0) - samples
+    nb = np.linalg.norm(back, axis=1) + 1e-9
+    nf = np.linalg.norm(fwd, axis=1) + 1e-9
+    sin = (back[:, 0] * fwd[:, 1] - back[:, 1] * fwd[:, 0]) / (nb * nf)
+    cos = (back * fwd).sum(axis=1) / (nb * nf)
+    # Orientation of the outline: the sign a convex turn has.
+    area2 = np.sum(pts[:, 0] * np.roll(pts[:, 1], -1) - np.roll(pts[:, 0], -1) * pts[:, 1])
+    convex = np.sign(area2) * sin > 0.7
+    straight = (nb > 0.8 * k * step) & (nf > 0.8 * k * step)  # the stretches are straight, not curled
+    score = np.where(convex & straight & (np.abs(cos) < 0.7), np.abs(sin), 0.0)
     out: list[CornerCandidate] = []
-    if n < 3:
-        return out
     hgt, wid = mask.shape[:2]
-
-    def inside(pt: np.ndarray) -> bool:
-        x, y = int(round(pt[0])), int(round(pt[1]))
-        return 0 <= x < wid and 0 <= y < hgt and mask[y, x] > 0
-
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        length = np.linalg.norm(b - a)
-        if length < 0.45 * cw:  # a card's long edge, mostly visible; chips and glare have none
+    for i in np.argsort(-score):
+        if score[i] <= 0:
+            break
+        if any(np.linalg.norm(samples[i] - c.origin / scale) < 0.2 * cw for c in out):
             continue
-        u = (b - a) / length
-        for p, along in ((a, u), (b, -u)):
-            nrm = np.array([-along[1], along[0]])
-            probe = p + along * 0.15 * cw
-            if inside(probe + nrm * 0.12 * cw) and not inside(probe - nrm * 0.12 * cw):
-                pass
-            elif inside(probe - nrm * 0.12 * cw) and not inside(probe + nrm * 0.12 * cw):
-                nrm = -nrm
+        e1, e2 = -back[i] / nb[i], fwd[i] / nf[i]  # both pointing away from the corner, along its edges
+        # The corner itself: where the two edge lines meet (a rounded corner's turn lies inside it).
+        l1 = _line(samples[[(i - j) % n for j in range(k // 3, k + 1)]])
+        l2 = _line(samples[[(i + j) % n for j in range(k // 3, k + 1)]])
+        p = _meet(l1, l2)
+        if p is None or np.linalg.norm(p - samples[i]) > 0.12 * cw:
+            p = samples[i]
+        else:
+            e1 = l1[1] if np.dot(l1[1], e1) > 0 else -l1[1]
+            e2 = l2[1] if np.dot(l2[1], e2) > 0 else -l2[1]
+        # Square the frame up on each edge in turn: where two cards meet, one of the edges is the other
+        # card's, and only the frame squared on the right one reads.
+        for along, other in ((e1, e2), (e2, e1)):
+            perp = np.array([-along[1], along[0]])
+            if np.dot(perp, other) < 0:
+                perp = -perp
+            if along[0] * perp[1] - along[1] * perp[0] > 0:
+                xa, ya = along, perp
             else:
-                continue
-            # Every end of a straight stretch is a candidate, convex or not: where a fanned card's corner
-            # meets the card below it, the outline only shows a small step.
-            if along[0] * nrm[1] - along[1] * nrm[0] > 0:
-                xa, ya = along, nrm
-            else:
-                xa, ya = nrm, along
+                xa, ya = perp, along
             out.append(CornerCandidate(p * scale, xa * cw * scale, ya * cw * scale, blob))
+        if len(out) >= 40:
+            break
     return out
+
+
+def _line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(point on the line, unit direction) fitted to points."""
+    c = points.mean(axis=0)
+    _, _, vt = np.linalg.svd(points - c)
+    return c, vt[0]
+
+
+def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    (p, u), (q, v) = a, b
+    det = u[0] * -v[1] - u[1] * -v[0]
+    if abs(det) < 0.3:
+        return None
+    t = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
+    return p + t * u
+
+
+def _run(samples: np.ndarray, i: int, direction: int, unit: np.ndarray, cw: float) -> float:
+    """How far the outline runs straight from sample i along ``unit`` (pixels, up to 1.5 card widths)."""
+    n = len(samples)
+    p = samples[i]
+    best = 0.0
+    for j in range(1, n // 2):
+        q = samples[(i + direction * j) % n]
+        d = q - p
+        along = float(np.dot(d, unit))
+        if abs(d[0] * unit[1] - d[1] * unit[0]) > 0.04 * cw + 1.5 or along < best - 1:
+            break
+        best = max(best, along)
+        if best > 1.5 * cw:
+            break
+    return best

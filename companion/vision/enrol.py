@@ -116,12 +116,18 @@ class EnrolledDeck:
     mean: np.ndarray
     std: np.ndarray
     threshold: float = 0.5
-    temperature: float = 0.03
+    temperature: float = 0.05
     info: dict = field(default_factory=dict)
 
     def embed(self, features: np.ndarray) -> np.ndarray:
-        z = (np.atleast_2d(features) - self.mean) / self.std
-        return (z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-9)).astype(np.float32)
+        """Glyph features standardised and unit length, then the index picture (already unit length); the
+        two halves weigh the same in the cosine similarity."""
+        f = np.atleast_2d(features).astype(np.float32)
+        nf = len(self.mean)
+        z = (f[:, :nf] - self.mean) / self.std
+        z = z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-9)
+        t = f[:, nf:]
+        return (np.concatenate([z, t], axis=1) / np.sqrt(2.0)).astype(np.float32)
 
     def card_similarity(self, features: np.ndarray) -> np.ndarray:
         """Best cosine similarity of one corner to each card id (-1 where the deck has no prototype)."""
@@ -137,13 +143,13 @@ class EnrolledDeck:
         sims = np.mean([self.card_similarity(r.features) for r in feats], axis=0)[:N_STANDARD]
         sims = np.where(sims < -0.5, 0.5, sims)
         generic = np.mean([r.card_scores() for r in feats], axis=0)
-        score = sims / self.temperature + 0.5 * np.maximum(generic, -12.0)
+        score = sims / self.temperature + np.maximum(generic, -12.0)
         p = np.exp(score - score.max())
         p /= p.sum()
         order = np.argsort(-p)[:3]
         best = int(order[0])
         # A corner unlike every prototype (noise, another deck) is not this deck's card.
-        conf = float(p[best]) * float(np.clip((sims[best] - 0.45) / 0.3, 0.0, 1.0))
+        conf = float(p[best]) * float(np.clip((sims[best] - 0.35) / 0.25, 0.0, 1.0))
         alts = tuple((str(Card(int(i))), float(p[i])) for i in order[1:])
         return (str(Card(best)) if conf >= self.threshold else None), conf, alts
 

@@ -24,7 +24,7 @@ import numpy as np
 from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
-from companion.vision.reader_glyph import corner_patch, glyph_features, locate_index
+from companion.vision.reader_glyph import corner_patch, glyph_features, ink_map, locate_index
 from companion.vision.reader_model import GlyphMLP
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DEFAULT_THRESHOLD = 0.5
+OUTSET = 0.015  # card widths
 
 
 def models_dir() -> Path:
@@ -51,6 +52,7 @@ class CornerRead:
     features: np.ndarray | None  # rank + suit glyph features (for enrolment prototypes)
     red: bool
     box: np.ndarray | None  # 4x2 pixels around the index
+    glyphs: tuple[tuple[float, float], tuple[float, float], int] | None = None  # rank, suit centres; rank top
 
     def card_scores(self) -> np.ndarray:
         """52 log-scores, card id order (rank_index * 4 + suit_index)."""
@@ -71,10 +73,13 @@ class Reader:
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
     # ---- one corner -------------------------------------------------------------------------------------
-    def read_corner(self, image: np.ndarray, origin, x_axis, y_axis) -> CornerRead | None:
-        patch = corner_patch(image, np.asarray(origin, np.float32), np.asarray(x_axis, np.float32),
-                             np.asarray(y_axis, np.float32))
-        return self.read_patch(patch, origin, x_axis, y_axis)
+    def read_corner(self, image: np.ndarray, origin, x_axis, y_axis, outset: float = 0.0) -> CornerRead | None:
+        """Read the index at one card corner. ``outset`` (card widths) starts the frame that much outside
+        the corner, for corners guessed from an outline (which sit a little inside the card)."""
+        o, xa, ya = (np.asarray(v, np.float32) for v in (origin, x_axis, y_axis))
+        o = o - outset * (xa + ya)
+        patch = corner_patch(image, o, xa, ya)
+        return self.read_patch(patch, o, xa, ya)
 
     def read_patch(self, patch: np.ndarray, origin=None, x_axis=None, y_axis=None) -> CornerRead | None:
         g = locate_index(patch)
@@ -108,7 +113,19 @@ class Reader:
             o, xa, ya = (np.asarray(v, np.float64) for v in (origin, x_axis, y_axis))
             box = np.array([o + (u / PATCH_PX) * xa + (v / PATCH_PX) * ya
                             for u, v in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], np.float32)
-        return CornerRead(rank_p, suit_p, joker, np.concatenate([rf, sf]), red, box)
+        x, y, w, h = g.rank_box
+        sx, sy, sw, sh = g.suit_box
+        centres = ((x + w / 2, y + h / 2), (sx + sw / 2, sy + sh / 2), y)
+        # The whole index (rank and suit together, however the locator split them) as a small normalised
+        # picture: an enrolled deck matches these against its own.
+        ux0, uy0 = min(x, sx), min(y, sy)
+        ux1, uy1 = max(x + w, sx + sw), max(y + h, sy + sh)
+        ink, _ = ink_map(patch[uy0:uy1, ux0:ux1])
+        t = cv2.resize(ink, (16, 32), interpolation=cv2.INTER_AREA).ravel()
+        t = t - t.mean()
+        t = t / (np.linalg.norm(t) + 1e-6)
+        feats = np.concatenate([rf, sf, t.astype(np.float32)])
+        return CornerRead(rank_p, suit_p, joker, feats, red, box, centres)
 
     def _cut_merged(self, g):
         """Rank and suit run together (a jumbo index whose rank touches its suit): try horizontal cuts and
@@ -204,7 +221,7 @@ class Reader:
     def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
         out: list[CardRead] = []
         for c in corners:
-            r = self.read_corner(image, c.origin, c.x_axis, c.y_axis)
+            r = self.read_corner(image, c.origin, c.x_axis, c.y_axis, OUTSET)
             if r is None:
                 continue
             code, conf, alts = self.decide([r])
@@ -231,7 +248,7 @@ class Reader:
 
     def watch(self, frame: np.ndarray) -> Detection:
         """The cheap per-frame pass of the watch loop: where the cards are, no reading."""
-        return detect_cards(frame, work_side=max(frame.shape[:2]))
+        return detect_cards(frame, work_side=max(frame.shape[:2]), corners=False)
 
 
 def _trim(crop: np.ndarray) -> np.ndarray | None:
