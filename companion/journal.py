@@ -121,8 +121,8 @@ class Journal:
         for seq, body in self._db.execute("SELECT seq, body FROM events ORDER BY seq"):
             try:
                 events.append(event_from_json(json.loads(body)))
-            except (ValueError, ReplayError) as exc:
-                raise JournalError(f"{self.path}: row {seq} is damaged: {exc}") from None
+            except (ValueError, RecursionError, ReplayError) as exc:
+                raise JournalError(f"{self.path}: row {seq} is damaged: {exc!s:.300}") from None
         return events
 
     def __len__(self) -> int:
@@ -157,6 +157,9 @@ def read_jsonl(lines: Iterable[str]) -> list[Event]:
             events.append(event_from_json(json.loads(line)))
         except json.JSONDecodeError as exc:
             raise ReplayError(f"line {number}: not JSON ({exc.msg})") from None
+        except (ValueError, RecursionError) as exc:  # a huge integer, too deep nesting
+            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+            raise ReplayError(f"line {number}: not JSON ({why})") from None
         except ReplayError as exc:
             raise ReplayError(f"line {number}: {exc}") from None
     return events

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -21,6 +22,10 @@ from companion.shapes import Slot, Variant, banana_boards, best, slots
 
 class ShowdownError(ValueError):
     """A showdown that cannot be judged as given; the message names the problem."""
+
+
+MAX_PLAYERS = 10  # the More Players expansion seats ten
+MAX_EXTRA_STACK_CARDS = 2  # each of the two jokers that lands on the board turns one card into a stack of one more
 
 
 @dataclass(frozen=True)
@@ -167,10 +172,15 @@ def _extra_checks(ranked: Sequence[PlayerResult], options: RuleOptions) -> list[
 def _validate(board: Sequence[Slot], players: Sequence[PlayerHand], options: RuleOptions, variant: Variant) -> None:
     if len(players) < 2:
         raise ShowdownError("a showdown needs at least two players")
-    names = [p.name for p in players]
-    dup = {n for n in names if names.count(n) > 1}
+    if len(players) > MAX_PLAYERS:
+        raise ShowdownError(f"The Gang seats at most {MAX_PLAYERS} players, not {len(players)}")
+    dup = [n for n, k in Counter(p.name for p in players).items() if k > 1]
     if dup:
         raise ShowdownError(f"two players share the name {sorted(dup)[0]!r}")
+    for i, s in enumerate(board):
+        if not s:
+            raise ShowdownError(f"board slot {i + 1} is an empty stack: a stack holds the two or three cards "
+                                f"that replaced a joker")
     everything: list[Card] = [c for s in board for c in s] + [c for pile in options.piles for c in pile]
     for p in players:
         everything += list(p.pocket) + list(p.own_board)
@@ -183,12 +193,22 @@ def _validate(board: Sequence[Slot], players: Sequence[PlayerHand], options: Rul
         raise ShowdownError(f"{jokers[0]} is a joker: replace it (pocket: draw two and keep one; board: stack two) before the showdown")
     if any(len(s) > 1 for s in board) and not options.jokers:
         raise ShowdownError("stacked board cards are only allowed with the Jokers module (set \"jokers\": true)")
+    for i, s in enumerate(board):
+        if len(s) > 3:
+            raise ShowdownError(f"board slot {i + 1} stacks {len(s)} cards; a joker is replaced by two cards, "
+                                f"or three when a second joker comes up")
+    if sum(len(s) - 1 for s in board) > MAX_EXTRA_STACK_CARDS:
+        raise ShowdownError("there are only two jokers: the stacks on the board can hold at most two cards more "
+                            "than five single cards would")
     if variant in (Variant.HOLDEM, Variant.OMAHA, Variant.VOTE_OF_CHANGE) and len(board) != 5:
         raise ShowdownError(f"the board must hold 5 cards (or stacks) at the showdown, got {len(board)}")
     if variant in (Variant.STUD, Variant.BANANA_SPLIT) and board:
         raise ShowdownError(f"{variant.value} has no community board")
+    if variant == Variant.BANANA_SPLIT and len(options.piles) != len(players):
+        raise ShowdownError(f"Banana Split needs one pile between each pair of neighbours: {len(players)} piles "
+                            f"for {len(players)} players, got {len(options.piles)}")
     size = options.pocket_size or variant.default_pocket_size
-    zero = [p.name for p in players if p.chip == 0 and not p.exit]
+    zero = [p.name for p in players if p.chip == 0]  # an exit-chip holder's star chip is one of them too
     seen_chips: dict[int, str] = {}
     for p in players:
         if p.chip is not None and not 0 <= p.chip <= 8:
@@ -214,6 +234,9 @@ def _validate(board: Sequence[Slot], players: Sequence[PlayerHand], options: Rul
 def _cards(value: Any, what: str) -> list[Card]:
     if not isinstance(value, (list, tuple)):
         raise ShowdownError(f"{what} must be a list of cards, got {value!r}")
+    for item in value:
+        if not isinstance(item, str):  # a JSON number is no card: 0 would silently be the 2 of clubs
+            raise ShowdownError(f"{what}: not a card: {item!r} (write cards as text, e.g. \"As\" or \"10d\")")
     try:
         return parse_cards(value)
     except CardError as exc:
@@ -238,6 +261,9 @@ def showdown_from_json(data: Any) -> tuple[list[Card | list[Card]], list[PlayerH
         raise ShowdownError("'board' must be a list of cards")
     for i, item in enumerate(raw_board):
         if isinstance(item, list):
+            if not item:
+                raise ShowdownError(f"board slot {i + 1} is an empty stack: a stack holds the two or three cards "
+                                    f"that replaced a joker")
             board.append(_cards(item, f"board slot {i + 1}"))
         else:
             board.extend(_cards([item], f"board slot {i + 1}"))
@@ -268,7 +294,10 @@ def showdown_from_json(data: Any) -> tuple[list[Card | list[Card]], list[PlayerH
             muscle=rp.get("muscle", False),
             own_board=tuple(_cards(rp.get("face_up", []), f"{name}'s face-up cards")),
         ))
-    piles = tuple(tuple(_cards(p, f"pile {i + 1}")) for i, p in enumerate(data.get("piles", [])))
+    raw_piles = data.get("piles", [])
+    if not isinstance(raw_piles, list):
+        raise ShowdownError("'piles' must be a list of piles, each a list of cards")
+    piles = tuple(tuple(_cards(p, f"pile {i + 1}")) for i, p in enumerate(raw_piles))
     pocket_size = data.get("pocket_size")
     if pocket_size is not None and (isinstance(pocket_size, bool) or not isinstance(pocket_size, int) or pocket_size < 1):
         raise ShowdownError("'pocket_size' must be a positive whole number")

@@ -19,13 +19,27 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
     try:
+        if path == "-":
+            return sys.stdin.read()
         with open(path, encoding="utf-8") as f:
             return f.read()
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{'standard input' if path == '-' else path} is not UTF-8 text") from None
+
+
+def _loads(text: str) -> Any:
+    """json.loads, with every way it can refuse a text as ValueError (a too-long integer, too deep nesting)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(str(exc).split(";")[0]) from None
 
 
 def _judge_one(data: Any) -> dict[str, Any]:
@@ -42,9 +56,9 @@ def run(args: argparse.Namespace) -> int:
     if not text.strip():
         raise InputError(f"{args.file} holds no showdown")
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
+        whole = _loads(text)
+    except ValueError:
+        whole = None  # JSON lines, or not JSON at all: each line gets its own verdict or error
     if isinstance(whole, dict):
         print(json.dumps(_judge_one(whole), indent=2 if args.pretty else None))
         return 0
@@ -62,10 +76,13 @@ def _run_lines(text: str) -> int:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = _loads(line)
+        except ValueError as exc:
+            out.write(json.dumps({"line": n, "error": f"not JSON: {exc}"}) + "\n")
+            bad += 1
+            continue
+        try:
             result = judge_json(data)
-        except json.JSONDecodeError as exc:
-            result, bad = {"line": n, "error": f"not JSON: {exc.msg} at column {exc.colno}"}, bad + 1
         except ShowdownError as exc:
             result, bad = {"line": n, "error": str(exc)}, bad + 1
         out.write(json.dumps(result) + "\n")

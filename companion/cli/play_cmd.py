@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
                     game.import_jsonl(lines)
             except (OSError, ReplayError, JournalError) as exc:
                 raise InputError(f"cannot import {args.import_file}: {exc}") from None
+            except UnicodeDecodeError:
+                raise InputError(f"cannot import {args.import_file}: it is not UTF-8 text") from None
         if args.script:
             try:
                 with _open_in(args.script) as lines:
@@ -68,13 +70,20 @@ def run(args: argparse.Namespace) -> int:
                         if not text or text.startswith("#"):
                             continue
                         try:
-                            game.execute(command_from_json(json.loads(text)))
+                            command = json.loads(text)
                         except json.JSONDecodeError as exc:
                             raise InputError(f"{args.script} line {number}: not a JSON object ({exc.msg})") from None
+                        except (ValueError, RecursionError) as exc:  # a huge integer, too deep nesting
+                            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+                            raise InputError(f"{args.script} line {number}: not a JSON object ({why})") from None
+                        try:
+                            game.execute(command_from_json(command))
                         except (CommandError, JournalError) as exc:
                             raise InputError(f"{args.script} line {number}: {exc}") from None
             except OSError as exc:
                 raise InputError(f"cannot read the script: {exc}") from None
+            except UnicodeDecodeError:
+                raise InputError(f"cannot read the script: {args.script} is not UTF-8 text") from None
         if args.export == "-":
             game.export_jsonl(sys.stdout)
         elif args.export:

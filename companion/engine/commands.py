@@ -190,7 +190,7 @@ def command_from_json(obj: Any) -> Command:
     if not isinstance(obj, Mapping):
         raise MalformedCommand(f"a command is a JSON object like {{\"cmd\": \"happy\", \"player\": \"Ana\"}}, not {obj!r}")
     name = obj.get("cmd")
-    if name not in _ALLOWED_FIELDS:
+    if not isinstance(name, str) or name not in _ALLOWED_FIELDS:
         raise MalformedCommand(f"unknown cmd {name!r}; known: {', '.join(COMMAND_NAMES)}")
     extra = sorted(set(obj) - {"cmd"} - _ALLOWED_FIELDS[name])
     if extra:
@@ -225,7 +225,7 @@ def _stars(value: Any) -> int:
         return EXIT_STARS
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         return int(value.strip())
     raise MalformedCommand(f"chip must be a number of stars (0 to 8) or \"exit\", not {value!r}")
 
@@ -266,6 +266,9 @@ def _cards(obj: Mapping[str, Any], field: str) -> tuple[Card, ...]:
     value = obj.get(field)
     if not isinstance(value, (list, str)):
         raise MalformedCommand(f"{obj.get('cmd')}: {field!r} must be a list of cards like [\"Qs\", \"10d\"], not {value!r}")
+    for item in value if isinstance(value, list) else ():
+        if not isinstance(item, (str, Card)):  # a JSON number is no card: 0 would silently be the 2 of clubs
+            raise MalformedCommand(f"{obj.get('cmd')}: not a card: {item!r} (write cards as text, e.g. \"As\")")
     try:
         return tuple(parse_cards(value))
     except CardError as exc:

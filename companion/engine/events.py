@@ -178,12 +178,13 @@ def event_from_json(obj: Any) -> Event:
     """Read one event back from its JSON object; raise ReplayError when it is not one."""
     if not isinstance(obj, Mapping):
         raise ReplayError(f"an event is a JSON object, not {obj!r}")
-    reader = _READERS.get(obj.get("event"))  # type: ignore[arg-type]
+    kind = obj.get("event")
+    reader = _READERS.get(kind) if isinstance(kind, str) else None
     if reader is None:
         raise ReplayError(f"unknown event {obj.get('event')!r}")
     try:
         return reader(obj)
-    except (KeyError, TypeError, ValueError, CardError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError, CardError) as exc:
         raise ReplayError(f"damaged {obj.get('event')} event {dict(obj)!r}: {exc}") from None
 
 

@@ -1,0 +1,136 @@
+"""Review of the core: inputs that used to crash or be judged wrongly, each pinned by a test."""
+
+import json
+
+import pytest
+
+from companion.cards import parse_cards
+from companion.cli import main
+from companion.engine import MalformedCommand, ReplayError, command_from_json, event_from_json
+from companion.judge import PlayerHand, RuleOptions, ShowdownError, judge, judge_json
+from companion.shapes import Variant
+
+BOARD = ["2c", "7d", "9h", "Js", "Kc"]
+
+
+def player(name, pocket, chip, **kw):
+    return {"name": name, "pocket": pocket, "chip": chip, **kw}
+
+
+TWO = [player("Ana", ["As", "Ad"], 1), player("Bo", ["Ks", "Kd"], 2)]
+
+
+# --- the judge: every bad input is a ShowdownError naming the problem ------------------------------------------
+@pytest.mark.parametrize("data,message", [
+    ({"variant": "banana_split", "players": TWO, "piles": 3}, "'piles' must be a list"),
+    ({"variant": "banana_split", "players": TWO, "piles": None}, "'piles' must be a list"),
+    ({"variant": "banana_split", "players": TWO + [player("Cy", ["Qs", "Qd"], 3)], "piles": [["2h"], ["3h"]]},
+     "one pile between each pair of neighbours"),
+    # an empty stack is a missing card: the board would hold four cards and still count as five slots
+    ({"board": [[], "2c", "3c", "4c", "5c"], "players": TWO, "jokers": True}, "empty"),
+    ({"board": [[], "2c", "3c", "4c", "5c"], "players": TWO}, "empty"),
+    # JSON numbers are not cards: 0 would silently be the 2 of clubs
+    ({"board": [0, 1, 2, 3, 4], "players": TWO}, "not a card: 0"),
+    ({"board": BOARD, "players": [player("Ana", [51, 50], 1), TWO[1]]}, "not a card: 51"),
+    # three 0-star chips, one of them with an exit chip beside it: the box has only two
+    ({"board": BOARD, "players": [player("A", ["As", "Ad"], 0), player("B", ["Ks", "Kd"], 0),
+                                  player("C", ["Qs", "Qd"], 0, exit=True), player("D", ["Qh", "Qc"], 1)]},
+     "only two 0-star chips"),
+    # a stack holds two or three cards, and only two jokers exist
+    ({"board": [["2c", "3c", "4c", "5c"], "6d", "7d", "8d", "9d"], "players": TWO, "jokers": True}, "stack"),
+    ({"board": [["2c", "3c", "4c"], ["5c", "6c"], "7d", "8d", "9d"], "players": TWO, "jokers": True}, "joker"),
+    ({"board": BOARD, "players": [{"name": f"p{i}", "exit": True} for i in range(11)] + TWO}, "at most 10"),
+])
+def test_bad_showdown_json_is_a_showdown_error(data, message):
+    with pytest.raises(ShowdownError, match=message):
+        judge_json(data)
+
+
+def test_two_stacks_of_two_and_one_of_three_are_fine():
+    crew = [player("Ana", ["As", "Ad"], 1), player("Bo", ["Ks", "Kd"], 2)]
+    out = judge_json({"board": [["2c", "3c"], ["4h", "5h"], "7d", "8d", "9d"], "players": crew, "jokers": True})
+    assert out["success"] is False
+    out = judge_json({"board": [["2c", "3c", "4h"], "5h", "7d", "8d", "9d"], "players": crew, "jokers": True})
+    assert out["success"] is False
+
+
+def test_banana_split_wrong_pile_count_through_the_api():
+    crew = [PlayerHand("A", tuple(parse_cards("As Ad")), 1), PlayerHand("B", tuple(parse_cards("Ks Kd")), 2)]
+    with pytest.raises(ShowdownError, match="pile"):
+        judge([], crew, RuleOptions(Variant.BANANA_SPLIT, piles=(tuple(parse_cards("2h 3h 4h")),)))
+
+
+def test_empty_stack_through_the_api():
+    crew = [PlayerHand("A", tuple(parse_cards("As Ad")), 1), PlayerHand("B", tuple(parse_cards("Ks Kd")), 2)]
+    with pytest.raises(ShowdownError, match="empty"):
+        judge([[], "2c", "3c", "4c", "5c"], crew, RuleOptions(jokers=True))
+
+
+# --- engine commands and events: shape errors, never a crash ---------------------------------------------------
+@pytest.mark.parametrize("obj", [
+    {"cmd": []}, {"cmd": {}}, {"cmd": "take", "player": "Ana", "chip": "²"},
+    {"cmd": "reveal", "cards": [0, 1, 2]}, {"cmd": "hand", "player": "Ana", "cards": [10, 11]},
+])
+def test_malformed_commands(obj):
+    with pytest.raises(MalformedCommand):
+        command_from_json(obj)
+
+
+@pytest.mark.parametrize("obj", [
+    {"event": []}, {"event": {}},
+    {"event": "chip_taken", "player": "Ana", "colour": "white", "chip": float("inf")},
+    {"event": "game_started", "players": [], "timer": float("inf")},
+])
+def test_damaged_events_are_replay_errors(obj):
+    with pytest.raises(ReplayError):
+        event_from_json(obj)
+
+
+# --- the command line: exit status 2 with a message, never a traceback -----------------------------------------
+@pytest.mark.parametrize("content", [
+    b"\xff\xfe{}",  # not UTF-8
+    b'{"board": [' + b"1" * 5000 + b"]}",  # an integer too long for Python to read
+    b"[" * 100000 + b"]" * 100000,  # nesting deeper than the JSON reader can follow
+    json.dumps({"variant": "banana_split", "players": TWO, "piles": 7}).encode(),
+])
+def test_judge_cli_bad_files_exit_2(tmp_path, capsys, content):
+    f = tmp_path / "bad.json"
+    f.write_bytes(content)
+    assert main(["judge", str(f)]) == 2
+    assert "gang-companion judge" in capsys.readouterr().err
+
+
+def test_judge_cli_bad_line_among_good_ones(tmp_path, capsys):
+    good = json.dumps({"board": BOARD, "players": TWO})
+    f = tmp_path / "many.jsonl"
+    f.write_text(good + "\n" + '{"board": [' + "1" * 5000 + "]}\n" + good + "\n")
+    assert main(["judge", str(f)]) == 2
+    outs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [o.get("success") for o in outs] == [True, None, True]
+    assert outs[1]["line"] == 2 and "not JSON" in outs[1]["error"]
+
+
+@pytest.mark.parametrize("line", [
+    b"\xff",
+    b'{"cmd": ["new_game"]}',
+    b'{"cmd": "deal", "seed": ' + b"9" * 5000 + b"}",
+    b"[" * 100000 + b"]" * 100000,
+])
+def test_play_cli_bad_script_lines_exit_2(tmp_path, capsys, line):
+    script = tmp_path / "moves.jsonl"
+    script.write_bytes(b'{"cmd": "new_game", "players": ["Ana", "Bo", "Cy"]}\n' + line + b"\n")
+    assert main(["play", "--db", str(tmp_path / "t.sqlite3"), "--script", str(script), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err or "not UTF-8" in err
+
+
+@pytest.mark.parametrize("line", [
+    b"\xff",
+    b'{"event": "heist_started", "number": ' + b"9" * 5000 + b"}",
+    b"[" * 100000 + b"]" * 100000,
+])
+def test_play_cli_bad_import_exit_2(tmp_path, capsys, line):
+    history = tmp_path / "game.jsonl"
+    history.write_bytes(line + b"\n")
+    assert main(["play", "--db", str(tmp_path / "t.sqlite3"), "--import", str(history), "--quiet"]) == 2
+    assert "cannot import" in capsys.readouterr().err
