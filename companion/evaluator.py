@@ -383,7 +383,7 @@ def explain(a: Hand | int, b: Hand | int) -> str:
     if cw != cl:
         return f"{cw.label.capitalize()} beats {cl.label}: {dw} against {dl}."
     if (winner & MUSCLE_BIT) != (loser & MUSCLE_BIT):
-        return f"Both have {cw.label}; the Muscle makes {dw} beat {dl}."
+        return f"{_both_have(cw)}; the Muscle makes {dw} beat {dl}."
     rw, rl = decision_ranks(winner), decision_ranks(loser)
     made = _MADE[cw] if cw not in (Category.FLUSH,) else 0
     for i, (x, y) in enumerate(zip(rw, rl)):
@@ -417,7 +417,19 @@ def _made_rank_words(cat: Category, i: int, x: int, y: int, dw: str, dl: str) ->
         return f"Both have a full house; the {part} decides: {_rank_plural(x)} beat {_rank_plural(y)}, so {dw} wins."
     if cat == Category.HIGH_CARD:
         return f"Neither has a pair; {_short(x)} high beats {_short(y)} high."
-    return f"Both have {cat.label}; {_rank_plural(x)} beat {_rank_plural(y)}, so {dw} beats {dl}."
+    return f"{_both_have(cat)}; {_rank_plural(x)} beat {_rank_plural(y)}, so {dw} beats {dl}."
+
+
+_BOTH_HAVE = {
+    Category.HIGH_CARD: "Neither has a pair", Category.PAIR: "Both have a pair", Category.STRAIGHT: "Both have a straight",
+    Category.FLUSH: "Both have a flush", Category.FULL_HOUSE: "Both have a full house",
+    Category.STRAIGHT_FLUSH: "Both have a straight flush",
+}
+
+
+def _both_have(cat: Category) -> str:
+    """'Both have a pair', 'Both have two pair', 'Neither has a pair': the shared category in plain words."""
+    return _BOTH_HAVE.get(cat, f"Both have {cat.label}")
 
 
 def _made_words(cat: Category, ranks: Sequence[int]) -> str:

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from companion.cards import parse_cards
+from companion.evaluator import MUSCLE_BIT, Hand, best_hand, explain
 from companion.cli import main
 from companion.engine import MalformedCommand, ReplayError, command_from_json, event_from_json
 from companion.judge import PlayerHand, RuleOptions, ShowdownError, judge, judge_json
@@ -134,3 +135,15 @@ def test_play_cli_bad_import_exit_2(tmp_path, capsys, line):
     history.write_bytes(line + b"\n")
     assert main(["play", "--db", str(tmp_path / "t.sqlite3"), "--import", str(history), "--quiet"]) == 2
     assert "cannot import" in capsys.readouterr().err
+
+
+# --- explain(): plain words for every category ------------------------------------------------------------------
+def test_explain_names_the_shared_category_with_its_article():
+    aces, kings = best_hand(parse_cards("Ah Ad 9c 7s 3h")), best_hand(parse_cards("Kh Kd 9c 7s 3h"))
+    assert explain(aces, kings).startswith("Both have a pair; aces beat kings")
+    weak, strong = best_hand(parse_cards("2h 2d Jc 8s 7h")), best_hand(parse_cards("2s 2c Ac 8h 7d"))
+    assert explain(Hand(weak.value | MUSCLE_BIT, weak.five), strong).startswith("Both have a pair; the Muscle")
+    weak, strong = best_hand(parse_cards("2h 3d 9c 8s 7h")), best_hand(parse_cards("Ks 2c Ac 8h 7d"))
+    assert explain(Hand(weak.value | MUSCLE_BIT, weak.five), strong).startswith("Neither has a pair; the Muscle")
+    trips, lower = best_hand(parse_cards("Ah Ad Ac 7s 3h")), best_hand(parse_cards("Kh Kd Kc 7s 3h"))
+    assert explain(trips, lower).startswith("Both have three of a kind; aces beat kings")
