@@ -88,9 +88,10 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     h, w = image.shape[:2]
     scale = max(h, w) / work_side if max(h, w) > work_side else 1.0
     if scale > 1:
-        step = max(1, int(scale / 2))  # cheap decimation first; INTER_AREA over 12 MP costs 50 ms on a core
-        small = cv2.resize(image[::step, ::step], (int(round(w / scale)), int(round(h / scale))),
-                           interpolation=cv2.INTER_AREA)
+        tw, th = int(round(w / scale)), int(round(h / scale))
+        # Cheap nearest-neighbour decimation to twice the size first: INTER_AREA over 12 MP costs ~50 ms.
+        mid = cv2.resize(image, (2 * tw, 2 * th), interpolation=cv2.INTER_NEAREST) if scale > 2.5 else image
+        small = cv2.resize(mid, (tw, th), interpolation=cv2.INTER_AREA)
     else:
         small = image
     det = Detection(scale=scale)
@@ -130,7 +131,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         cw = float(np.median(small_ones if len(small_ones) else sizes))
         single_ids = {id(b) for b in singles}
         edge = _edge_estimate([b for b in blobs if id(b) not in single_ids], area_img)
-        if not len(small_ones) and edge and 1.3 < cw / edge < 1.6:
+        if not len(small_ones) and len(singles) <= 2 and edge and 1.3 < cw / edge < 1.6:
             cw = edge
     elif any(b[3] > 0.86 and b[4] >= 1.62 for b in blobs):
         # Only rows of touching cards: a row's short side is a card's long side.

@@ -177,7 +177,14 @@ class Reader:
         det = detection or detect_cards(image)
         out: list[CardRead] = []
         for quad in det.quads:
-            out.append(self._read_quad(image, quad))
+            read = self._read_quad(image, quad)
+            if read.code is None and not read.face_down:
+                # Two cards touching along their long sides look like one card 1.43 times too big.
+                halves = [self._read_quad(image, q) for q in _halves(quad)]
+                if any(h.code is not None for h in halves):
+                    out += halves
+                    continue
+            out.append(read)
         out += self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
         for quad in det.backs:
             if not any(_inside(quad.mean(axis=0), r.quad) for r in out):
@@ -249,6 +256,16 @@ class Reader:
     def watch(self, frame: np.ndarray) -> Detection:
         """The cheap per-frame pass of the watch loop: where the cards are, no reading."""
         return detect_cards(frame, work_side=max(frame.shape[:2]), corners=False)
+
+
+def _halves(quad: np.ndarray) -> list[np.ndarray]:
+    """The two card outlines of a quad cut across its long sides (the pair-of-cards hypothesis)."""
+    q = quad.astype(np.float32)
+    a, b, c, d = q
+    if np.linalg.norm(b - a) > np.linalg.norm(c - b):  # make a->b a short side
+        a, b, c, d = b, c, d, a
+    m1, m2 = (b + c) / 2, (a + d) / 2
+    return [np.array([a, b, m1, m2], np.float32), np.array([m2, m1, c, d], np.float32)]
 
 
 def _trim(crop: np.ndarray) -> np.ndarray | None:
