@@ -6,6 +6,7 @@ a bot does, or None when every bot is content. The engine judges legality like a
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 
 from companion.bots import desired_star, estimate_strength
@@ -35,8 +36,10 @@ class BotCrew:
             if len(pocket) != 2:
                 self._strength[key] = 0.5  # a bot that was never dealt cards plays the middle
             else:
+                # crc32, not hash(): str hashes change from run to run, and a seed must replay the same game
+                seed = (zlib.crc32(f"{key[0]} {key[1]} {player}".encode()) ^ self.seed) & 0xFFFFFFFF
                 self._strength[key] = estimate_strength(pocket, heist.board, len(state.seats) - 1,
-                                                        samples=self.samples, seed=hash(key) & 0xFFFF ^ self.seed)
+                                                        samples=self.samples, seed=seed)
         return self._strength[key]
 
     def next_command(self, state: GameState) -> Command | None:

@@ -1,6 +1,9 @@
 """Review of the core: inputs that used to crash or be judged wrongly, each pinned by a test."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -147,3 +150,23 @@ def test_explain_names_the_shared_category_with_its_article():
     assert explain(Hand(weak.value | MUSCLE_BIT, weak.five), strong).startswith("Neither has a pair; the Muscle")
     trips, lower = best_hand(parse_cards("Ah Ad Ac 7s 3h")), best_hand(parse_cards("Kh Kd Kc 7s 3h"))
     assert explain(trips, lower).startswith("Both have three of a kind; aces beat kings")
+
+
+# --- the demo: a seed replays the same game; bad options exit 2 -------------------------------------------------
+def test_demo_seed_replays_the_same_game_in_any_process():
+    def run(hash_seed):
+        env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
+        proc = subprocess.run([sys.executable, "-m", "companion", "demo", "--players", "3", "--seed", "-3",
+                               "--delay", "0", "--max-heists", "1"], capture_output=True, text=True, env=env, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+    assert run(1) == run(2)
+
+
+@pytest.mark.parametrize("extra", [["--delay", "-1"], ["--delay", "nan"], ["--db", "NOT_A_DB"]])
+def test_demo_bad_options_exit_2(tmp_path, capsys, extra):
+    if "NOT_A_DB" in extra:
+        (tmp_path / "notdb").write_text("not a database")
+        extra = ["--db", str(tmp_path / "notdb")]
+    assert main(["demo", "--max-heists", "1", *extra]) == 2
+    assert "gang-companion demo" in capsys.readouterr().err

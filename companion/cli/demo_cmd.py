@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not 3 <= args.players <= 10:
         raise InputError(f"--players must be 3 to 10, got {args.players}")
+    if args.delay is not None and not args.delay >= 0:
+        raise InputError(f"--delay is seconds between lines, 0 or more, got {args.delay}")
     delay = args.delay if args.delay is not None else (0.15 if sys.stdout.isatty() else 0.0)
 
     def say(text: str = "") -> None:
@@ -49,9 +51,12 @@ def run(args: argparse.Namespace) -> int:
     execute: Callable[[Any], Any]
     get_state: Callable[[], GameState]
     if args.db:
-        from companion.journal import Journal, JournalledGame
+        from companion.journal import Journal, JournalError, JournalledGame
 
-        game = JournalledGame(Journal(args.db))
+        try:
+            game = JournalledGame(Journal(args.db))
+        except JournalError as exc:
+            raise InputError(str(exc)) from None
         if game.state.phase not in ("no_game", "won", "lost", "abandoned"):
             raise InputError(f"{args.db} holds a game under way; use `gang-companion play --db {args.db}` to go on")
         execute, get_state = game.execute, (lambda: game.state)
