@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from companion.cards import Card, CardError, RANK_CHARS, check_distinct, parse_cards
-from companion.evaluator import MUSCLE_BIT, Hand, HandError, explain
+from companion.evaluator import MUSCLE_BIT, Category, Hand, HandError, explain
 from companion.shapes import Slot, Variant, banana_boards, best, slots
 
 
@@ -159,7 +159,7 @@ def _extra_checks(ranked: Sequence[PlayerResult], options: RuleOptions) -> list[
     top = ranked[-1]
     assert top.hand is not None
     if options.fingerprint_guess is not None:
-        guess = options.fingerprint_guess.strip().lower().replace("_", " ")
+        guess = _hand_ranking(options.fingerprint_guess)
         actual = "royal flush" if top.hand.describe() == "royal flush" else top.hand.category.label
         if guess != actual:
             failed.append(f"Fingerprint Scan: the crew guessed {guess} but {top.player.name} holds {actual}.")
@@ -169,7 +169,22 @@ def _extra_checks(ranked: Sequence[PlayerResult], options: RuleOptions) -> list[
     return failed
 
 
+HAND_RANKINGS = tuple(c.label for c in Category) + ("royal flush",)  # the Fingerprint Scan's choices
+
+
+def _hand_ranking(text: str) -> str:
+    """'Full-House', 'two_pair ' -> 'full house', 'two pair': the words of a hand ranking, spelled one way."""
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
 def _validate(board: Sequence[Slot], players: Sequence[PlayerHand], options: RuleOptions, variant: Variant) -> None:
+    # A guess the judge cannot read would fail the heist for a typo: refuse it instead.
+    if options.fingerprint_guess is not None and _hand_ranking(options.fingerprint_guess) not in HAND_RANKINGS:
+        raise ShowdownError(f"the Fingerprint Scan guess {options.fingerprint_guess!r} is not a hand ranking "
+                            f"(one of: {', '.join(HAND_RANKINGS)})")
+    if options.retina_guess is not None and (isinstance(options.retina_guess, bool)
+                                             or not 2 <= options.retina_guess <= 14):
+        raise ShowdownError(f"the Retina Scan guess {options.retina_guess!r} is not a rank (2 to 14, ace high)")
     if len(players) < 2:
         raise ShowdownError("a showdown needs at least two players")
     if len(players) > MAX_PLAYERS:

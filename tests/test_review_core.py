@@ -170,3 +170,23 @@ def test_demo_bad_options_exit_2(tmp_path, capsys, extra):
         extra = ["--db", str(tmp_path / "notdb")]
     assert main(["demo", "--max-heists", "1", *extra]) == 2
     assert "gang-companion demo" in capsys.readouterr().err
+
+
+# --- the challenge checks: a guess the judge cannot read is refused, not a failed heist ------------------------
+@pytest.mark.parametrize("guess,ok", [("three of a kind", True), ("Three-Of-A-Kind", True), ("three_of_a_kind ", True),
+                                      ("flush", False)])
+def test_fingerprint_guess_spellings(guess, ok):
+    crew = [player("Ana", ["As", "Ad"], 1), player("Bo", ["Ks", "Kd"], 2)]
+    assert judge_json({"board": BOARD, "players": crew, "fingerprint_guess": guess})["success"] is ok
+
+
+@pytest.mark.parametrize("guess", ["flsuh", "trips", ""])
+def test_fingerprint_guess_that_is_no_ranking_is_refused(guess):
+    with pytest.raises(ShowdownError, match="not a hand ranking"):
+        judge_json({"board": BOARD, "players": TWO, "fingerprint_guess": guess})
+
+
+def test_retina_guess_out_of_range_through_the_api():
+    crew = [PlayerHand("A", tuple(parse_cards("As Ad")), 1), PlayerHand("B", tuple(parse_cards("Ks Kd")), 2)]
+    with pytest.raises(ShowdownError, match="Retina"):
+        judge(BOARD, crew, RuleOptions(retina_guess=99))
