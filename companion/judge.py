@@ -222,6 +222,9 @@ def _validate(board: Sequence[Slot], players: Sequence[PlayerHand], options: Rul
     if variant == Variant.BANANA_SPLIT and len(options.piles) != len(players):
         raise ShowdownError(f"Banana Split needs one pile between each pair of neighbours: {len(players)} piles "
                             f"for {len(players)} players, got {len(options.piles)}")
+    for i, pile in enumerate(options.piles if variant == Variant.BANANA_SPLIT else ()):
+        if len(pile) != 3:
+            raise ShowdownError(f"pile {i + 1} holds {len(pile)} cards; at the showdown every pile holds 3")
     size = options.pocket_size or variant.default_pocket_size
     zero = [p.name for p in players if p.chip == 0]  # an exit-chip holder's star chip is one of them too
     seen_chips: dict[int, str] = {}

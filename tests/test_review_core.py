@@ -30,6 +30,7 @@ TWO = [player("Ana", ["As", "Ad"], 1), player("Bo", ["Ks", "Kd"], 2)]
     ({"variant": "banana_split", "players": TWO, "piles": None}, "'piles' must be a list"),
     ({"variant": "banana_split", "players": TWO + [player("Cy", ["Qs", "Qd"], 3)], "piles": [["2h"], ["3h"]]},
      "one pile between each pair of neighbours"),
+    ({"variant": "banana_split", "players": TWO, "piles": [["2h", "3h", "4h"], []]}, "pile 2 holds 0 cards"),
     # an empty stack is a missing card: the board would hold four cards and still count as five slots
     ({"board": [[], "2c", "3c", "4c", "5c"], "players": TWO, "jokers": True}, "empty"),
     ({"board": [[], "2c", "3c", "4c", "5c"], "players": TWO}, "empty"),
