@@ -191,3 +191,10 @@ def test_retina_guess_out_of_range_through_the_api():
     crew = [PlayerHand("A", tuple(parse_cards("As Ad")), 1), PlayerHand("B", tuple(parse_cards("Ks Kd")), 2)]
     with pytest.raises(ShowdownError, match="Retina"):
         judge(BOARD, crew, RuleOptions(retina_guess=99))
+
+
+def test_demo_bots_that_cannot_settle_let_the_clock_close_the_round(monkeypatch, capsys):
+    import companion.practice
+    monkeypatch.setattr(companion.practice, "MAX_BOT_ACTIONS_PER_ROUND", 0)  # the bots give up at once
+    assert main(["demo", "--delay", "0", "--max-heists", "1"]) == 0
+    assert "the clock runs out" in capsys.readouterr().out

@@ -34,6 +34,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def run(args: argparse.Namespace) -> int:
     from companion.engine import Deal, NewGame, NextHeist, Reveal, Seat, Showdown, Table
+    from companion.engine.commands import DEFAULT_TIMER
     from companion.practice import BotCrew
 
     if not 3 <= args.players <= 10:
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         execute, get_state = table.execute, (lambda: table.state)
 
     crew = BotCrew(names, seed=args.seed)
-    execute(NewGame(tuple(Seat(n, bot=True) for n in names), timer=None))
+    # the game has a round clock: when the bots cannot settle a round, the clock closes it (no real waiting here)
+    execute(NewGame(tuple(Seat(n, bot=True) for n in names), timer=DEFAULT_TIMER))
     say(f"A crew of {args.players} bots sits down: {', '.join(names)}. Open three vaults before three alarms sound.")
     for heist_no in range(1, args.max_heists + 1):
         state = get_state()
