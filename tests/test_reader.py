@@ -52,10 +52,11 @@ def _held_out_crops(n: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     deck = G.load_deck(HELD)
     keys = [k for k in deck if not k.startswith(("BACK", "JOKER"))]
+    frac = G.deck_index_height(deck["TD"])  # the deck's index height (same for all its cards)
     for i in range(n):
         key = keys[i % len(keys)]
         hi = G.deck_corner_hi(deck[key], rng, "tl" if i % 2 else "br")
-        yield G.code_of(key), G.degrade(hi, rng, rank_height_frac=G.deck_index_height(deck[key]))
+        yield G.code_of(key), G.degrade(hi, rng, rank_height_frac=frac)
 
 
 def test_reads_held_out_deck_corners(reader: Reader) -> None:
@@ -119,3 +120,12 @@ def test_hungarian_52() -> None:
     c[np.arange(52), perm] = 0
     rows, cols = hungarian(c)
     assert (cols == perm).all()
+
+
+@pytest.mark.parametrize("name", ["companion.vision.detect", "companion.vision.enrol", "companion.vision.reader_layout"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

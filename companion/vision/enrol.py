@@ -137,8 +137,8 @@ class EnrolledDeck:
         return best
 
     def decide(self, reads: list[CornerRead]) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
-        """Nearest prototypes decide; the generic reader's scores only break ties and cover cards the
-        enrolment pictures missed (their similarity counts as a neutral 0.5)."""
+        """Nearest prototypes decide (the reader asks only when its generic classifiers abstain); the generic
+        scores break ties and cover cards the enrolment pictures missed (similarity counted as 0.5)."""
         feats = [r for r in reads if r.features is not None]
         sims = np.mean([self.card_similarity(r.features) for r in feats], axis=0)[:N_STANDARD]
         sims = np.where(sims < -0.5, 0.5, sims)
@@ -149,7 +149,7 @@ class EnrolledDeck:
         order = np.argsort(-p)[:3]
         best = int(order[0])
         # A corner unlike every prototype (noise, another deck) is not this deck's card.
-        conf = float(p[best]) * float(np.clip((sims[best] - 0.35) / 0.25, 0.0, 1.0))
+        conf = float(p[best]) * float(np.clip((sims[best] - 0.6) / 0.15, 0.0, 1.0))
         alts = tuple((str(Card(int(i))), float(p[i])) for i in order[1:])
         return (str(Card(best)) if conf >= self.threshold else None), conf, alts
 
@@ -208,21 +208,27 @@ def collect(reader: Reader, images: Sequence[tuple[str, np.ndarray]]) -> list[Se
 
 
 def _jittered(reader: Reader, img: np.ndarray, quad: np.ndarray, n: int = 4) -> list[CornerRead]:
-    """Corner reads of frames shifted and turned a little, as the detector's outline will be at play time."""
+    """Corner reads of frames shifted and turned a little, as the detector's outline will be at play time,
+    from the picture as taken and from a softer, smaller copy of it (a card further away, out of focus)."""
     rng = np.random.default_rng(0)
     q = quad.astype(np.float64)
     out = []
     w = np.linalg.norm(q[1] - q[0])
-    for k in (0, 2):
+    x0, y0 = np.maximum(q.min(axis=0).astype(int) - 4, 0)
+    x1, y1 = q.max(axis=0).astype(int) + 4
+    crop = img[y0:y1, x0:x1]
+    soft = cv2.resize(cv2.GaussianBlur(crop, (0, 0), 1.2), None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
+    soft = cv2.resize(soft, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
+    for k, source in ((0, crop), (2, crop), (0, soft), (2, soft)):
         o = q[k]
         xa = q[(k + 1) % 4] - o
         ya = q[(k - 1) % 4] - o
         ya = ya / np.linalg.norm(ya) * np.linalg.norm(xa)
-        for _ in range(n):
+        for _ in range(n // 2 if source is soft else n):
             a = np.deg2rad(rng.normal(0, 2.0))
             rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
             s = rng.uniform(0.95, 1.05)
-            r = reader.read_corner(img, o + rng.normal(0, 0.015 * w, 2), rot @ xa * s, rot @ ya * s)
+            r = reader.read_corner(source, o - (x0, y0) + rng.normal(0, 0.015 * w, 2), rot @ xa * s, rot @ ya * s)
             if r is not None:
                 out.append(r)
     return out

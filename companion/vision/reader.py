@@ -154,8 +154,13 @@ class Reader:
         """Combine the corners of one card into (code or None, confidence, runner-ups)."""
         if not reads:
             return None, 0.0, ()
-        if self.deck is not None:
+        code, conf, alts = self._generic(reads)
+        if self.deck is not None and code is None:
+            # The enrolled deck's own prototypes settle what the generic classifiers leave open.
             return self.deck.decide(reads)
+        return code, conf, alts
+
+    def _generic(self, reads: list[CornerRead]) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
         joker = float(np.mean([r.joker for r in reads]))
         scores = sum(r.card_scores() for r in reads)
         p = np.exp(scores - scores.max())
@@ -185,7 +190,17 @@ class Reader:
                     out += halves
                     continue
             out.append(read)
-        out += self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
+        corner_reads = self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
+        # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
+        # again from a badly placed corner, not a second copy.
+        named = {r.code for r in out if r.code}
+        best: dict[str, CardRead] = {}
+        for r in corner_reads:
+            if r.code in named:
+                continue
+            if r.code not in best or r.confidence > best[r.code].confidence:
+                best[r.code] = r
+        out += list(best.values())
         for quad in det.backs:
             if not any(_inside(quad.mean(axis=0), r.quad) for r in out):
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
