@@ -75,6 +75,10 @@ def test_empty_stack_through_the_api():
 @pytest.mark.parametrize("obj", [
     {"cmd": []}, {"cmd": {}}, {"cmd": "take", "player": "Ana", "chip": "²"},
     {"cmd": "reveal", "cards": [0, 1, 2]}, {"cmd": "hand", "player": "Ana", "cards": [10, 11]},
+    # a name no screen can print: the state (and every later look at the journal) failed to print
+    {"cmd": "new_game", "players": ["\ud800", "Bo", "Cy"]}, {"cmd": "new_game", "players": ["A\x00na", "Bo", "Cy"]},
+    {"cmd": "new_game", "players": [{"name": "\ud800"}, "Bo", "Cy"]}, {"cmd": "happy", "player": "\ud800"},
+    {"cmd": "new_game", "players": ["A" * 1000, "Bo", "Cy"]},
 ])
 def test_malformed_commands(obj):
     with pytest.raises(MalformedCommand):
@@ -198,3 +202,8 @@ def test_demo_bots_that_cannot_settle_let_the_clock_close_the_round(monkeypatch,
     monkeypatch.setattr(companion.practice, "MAX_BOT_ACTIONS_PER_ROUND", 0)  # the bots give up at once
     assert main(["demo", "--delay", "0", "--max-heists", "1"]) == 0
     assert "the clock runs out" in capsys.readouterr().out
+
+
+def test_names_with_accents_and_emoji_are_fine():
+    cmd = command_from_json({"cmd": "new_game", "players": ["Arsène", " Zoë ", {"name": "🤖 Bot", "bot": True}]})
+    assert [seat.name for seat in cmd.seats] == ["Arsène", "Zoë", "🤖 Bot"]

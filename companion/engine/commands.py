@@ -230,10 +230,22 @@ def _stars(value: Any) -> int:
     raise MalformedCommand(f"chip must be a number of stars (0 to 8) or \"exit\", not {value!r}")
 
 
+MAX_NAME_LENGTH = 40
+
+
+def _is_name(value: Any) -> bool:
+    """Text a screen can show: not blank, no control characters or lone surrogates (they cannot be printed)."""
+    return isinstance(value, str) and bool(value.strip()) and value.strip().isprintable() \
+        and len(value.strip()) <= MAX_NAME_LENGTH
+
+
 def _name(obj: Mapping[str, Any], field: str) -> str:
     value = obj.get(field)
-    if not isinstance(value, str) or not value.strip():
-        raise MalformedCommand(f"{obj.get('cmd')}: {field!r} must be a player's name, not {value!r}")
+    if not _is_name(value):
+        why = f" (a name is up to {MAX_NAME_LENGTH} printable characters)" \
+            if isinstance(value, str) and value.strip() else ""
+        raise MalformedCommand(f"{obj.get('cmd')}: {field!r} must be a player's name, not {value!r}{why}")
+    assert isinstance(value, str)
     return value.strip()
 
 
@@ -280,11 +292,12 @@ def _seats(value: Any) -> tuple[Seat, ...]:
         raise MalformedCommand(f"new_game: 'players' must be a list of names in seat order, not {value!r}")
     seats = []
     for item in value:
-        if isinstance(item, str) and item.strip():
+        if _is_name(item):
             seats.append(Seat(item.strip()))
-        elif isinstance(item, Mapping) and isinstance(item.get("name"), str) and item["name"].strip() \
+        elif isinstance(item, Mapping) and _is_name(item.get("name")) \
                 and isinstance(item.get("bot", False), bool) and set(item) <= {"name", "bot"}:
             seats.append(Seat(item["name"].strip(), bool(item.get("bot", False))))
         else:
-            raise MalformedCommand(f"new_game: a player is a name or {{\"name\": ..., \"bot\": true}}, not {item!r}")
+            raise MalformedCommand(f"new_game: a player is a name (up to {MAX_NAME_LENGTH} printable characters) "
+                                   f"or {{\"name\": ..., \"bot\": true}}, not {item!r}")
     return tuple(seats)
