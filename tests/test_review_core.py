@@ -207,3 +207,13 @@ def test_demo_bots_that_cannot_settle_let_the_clock_close_the_round(monkeypatch,
 def test_names_with_accents_and_emoji_are_fine():
     cmd = command_from_json({"cmd": "new_game", "players": ["Arsène", " Zoë ", {"name": "🤖 Bot", "bot": True}]})
     assert [seat.name for seat in cmd.seats] == ["Arsène", "Zoë", "🤖 Bot"]
+
+
+def test_play_prints_the_state_on_an_ascii_terminal(tmp_path):
+    script = tmp_path / "moves.jsonl"
+    script.write_text('{"cmd": "new_game", "players": ["Zoë", "Bo", "Cy"]}\n', encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    proc = subprocess.run([sys.executable, "-m", "companion", "play", "--db", str(tmp_path / "t.sqlite3"),
+                           "--script", str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["players"][0]["name"] == "Zoë"

@@ -93,8 +93,12 @@ def run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise InputError(f"cannot write {args.export}: {exc}") from None
         if args.export != "-" and not args.quiet:
-            json.dump(game.state.to_json(), sys.stdout, indent=2, ensure_ascii=False)
-            sys.stdout.write("\n")
+            text = json.dumps(game.state.to_json(), indent=2, ensure_ascii=False)
+            try:
+                text.encode(sys.stdout.encoding or "utf-8")
+            except UnicodeEncodeError:  # an ASCII terminal, or a name from an old journal that no terminal can show
+                text = json.dumps(game.state.to_json(), indent=2)
+            sys.stdout.write(text + "\n")
     return 0
 
 
