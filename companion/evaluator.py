@@ -370,6 +370,21 @@ def describe(value: int) -> str:
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
+def is_royal(value: int) -> bool:
+    """A royal flush: the rulebook's tenth ranking, above every other straight flush."""
+    return category_of(value) == Category.STRAIGHT_FLUSH and (value >> 16) & 15 == 14
+
+
+def showdown_key(value: int) -> tuple[int, bool, int]:
+    """Order of hands at the showdown, the Muscle included: category, then royal flush, then the value.
+
+    The rulebook counts ten rankings, the royal flush one of its own, and the Muscle only beats hands of the
+    same ranking: a straight flush with the Muscle still loses to a royal flush. Without the Muscle bit this
+    orders exactly as the value does.
+    """
+    return (value >> CATEGORY_SHIFT, is_royal(value), value)
+
+
 def explain(a: Hand | int, b: Hand | int) -> str:
     """Why one hand beats the other, or why they tie, in plain words."""
     va = a.value if isinstance(a, Hand) else a
@@ -377,11 +392,14 @@ def explain(a: Hand | int, b: Hand | int) -> str:
     da, db = describe(va), describe(vb)
     if va == vb:
         return f"A true tie: both make {da}, and suits never break a tie."
-    winner, loser = (va, vb) if va > vb else (vb, va)
+    winner, loser = (va, vb) if showdown_key(va) > showdown_key(vb) else (vb, va)
     dw, dl = describe(winner), describe(loser)
     cw, cl = category_of(winner), category_of(loser)
     if cw != cl:
         return f"{cw.label.capitalize()} beats {cl.label}: {dw} against {dl}."
+    if is_royal(winner) != is_royal(loser):
+        muscle = " (the Muscle only beats hands of its own ranking)" if loser & MUSCLE_BIT else ""
+        return f"A royal flush beats any other straight flush{muscle}: {dw} against {dl}."
     if (winner & MUSCLE_BIT) != (loser & MUSCLE_BIT):
         return f"{_both_have(cw)}; the Muscle makes {dw} beat {dl}."
     rw, rl = decision_ranks(winner), decision_ranks(loser)
@@ -514,5 +532,6 @@ def check_cards(cards: Iterable[Card]) -> None:
 
 __all__ = [
     "Card", "CardError", "Category", "Hand", "HandError", "MUSCLE_BIT", "best_hand", "category_of",
-    "check_cards", "decision_ranks", "describe", "evaluate", "explain", "hand_from_value", "pick_five",
+    "check_cards", "decision_ranks", "describe", "evaluate", "explain", "hand_from_value", "is_royal", "pick_five",
+    "showdown_key",
 ]

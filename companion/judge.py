@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from companion.cards import Card, CardError, RANK_CHARS, check_distinct, parse_cards
-from companion.evaluator import MUSCLE_BIT, Category, Hand, HandError, explain
+from companion.evaluator import MUSCLE_BIT, Category, Hand, HandError, explain, showdown_key
 from companion.shapes import Slot, Variant, banana_boards, best, slots
 
 
@@ -130,7 +130,8 @@ def judge(board: Sequence[int | str | Sequence[int | str]], players: Sequence[Pl
     for i, lo in enumerate(ranked):
         for hi in ranked[i + 1:]:
             assert lo.hand is not None and hi.hand is not None
-            if _chip_order(lo.player.chip) < _chip_order(hi.player.chip) and lo.hand.value > hi.hand.value:
+            if _chip_order(lo.player.chip) < _chip_order(hi.player.chip) \
+                    and showdown_key(lo.hand.value) > showdown_key(hi.hand.value):
                 misplaced.append(Misplaced(lo.player.name, hi.player.name, _reason(lo, hi)))
     failed = _extra_checks(ranked, options)
     return Verdict(

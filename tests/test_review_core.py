@@ -217,3 +217,24 @@ def test_play_prints_the_state_on_an_ascii_terminal(tmp_path):
                            "--script", str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["players"][0]["name"] == "Zoë"
+
+
+# --- the Muscle and the royal flush: ten rankings, the Muscle only beats its own -------------------------------
+ROYAL_BOARD = ["Ts", "Js", "Qs", "8s", "2h"]
+
+
+def test_muscle_straight_flush_still_loses_to_a_royal_flush():
+    crew = [player("Ana", ["As", "Ks"], 2), player("Bo", ["9s", "3d"], 1, muscle=True)]  # royal / Q-high SF
+    out = judge_json({"board": ROYAL_BOARD, "players": crew})
+    assert out["success"] is True, out["misplaced"]
+    crew = [player("Ana", ["As", "Ks"], 1), player("Bo", ["9s", "3d"], 2, muscle=True)]
+    out = judge_json({"board": ROYAL_BOARD, "players": crew})
+    assert out["success"] is False
+    assert "A royal flush beats any other straight flush (the Muscle only beats hands of its own ranking)" \
+        in out["misplaced"][0]["reason"]
+
+
+def test_muscle_still_beats_a_straight_flush_of_its_own_ranking():
+    crew = [player("Ana", ["Qs", "3d"], 2), player("Bo", ["7s", "6s"], 1, muscle=True)]  # SF to the Q / to the J
+    out = judge_json({"board": ["Ts", "Js", "8s", "9s", "2h"], "players": crew})
+    assert out["success"] is False and "the Muscle makes" in out["misplaced"][0]["reason"]
