@@ -63,7 +63,10 @@ class Journal:
     def __init__(self, path: str | Path | None = None) -> None:
         target = default_db_path() if path is None else path
         if str(target) != ":memory:":
-            Path(target).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(target).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(f"cannot create the folder for the journal {target}: {exc.strerror}") from None
         self.path = target
         try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per event.

@@ -238,3 +238,10 @@ def test_muscle_still_beats_a_straight_flush_of_its_own_ranking():
     crew = [player("Ana", ["Qs", "3d"], 2), player("Bo", ["7s", "6s"], 1, muscle=True)]  # SF to the Q / to the J
     out = judge_json({"board": ["Ts", "Js", "8s", "9s", "2h"], "players": crew})
     assert out["success"] is False and "the Muscle makes" in out["misplaced"][0]["reason"]
+
+
+@pytest.mark.parametrize("command", [["play"], ["demo", "--max-heists", "1"]])
+def test_journal_in_a_folder_that_cannot_exist_exits_2(tmp_path, capsys, command):
+    (tmp_path / "afile").write_text("a file, not a folder")
+    assert main([*command, "--db", str(tmp_path / "afile" / "t.sqlite3")]) == 2
+    assert "cannot create the folder" in capsys.readouterr().err
