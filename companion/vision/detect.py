@@ -307,6 +307,46 @@ def _corners(contour: np.ndarray, cw: float, blob: int, scale: float, mask: np.n
             out.append(CornerCandidate(p * scale, xa * cw * scale, ya * cw * scale, blob))
         if len(out) >= 40:
             break
+    out += _edge_ends(pts, cw, blob, scale, mask, [c.origin / scale for c in out])
+    return out
+
+
+def _edge_ends(pts: np.ndarray, cw: float, blob: int, scale: float, mask: np.ndarray,
+               taken: list[np.ndarray]) -> list[CornerCandidate]:
+    """More candidates: both ends of every straight stretch of outline at least a third of a card long. In a
+    fanned hand a lower card's corner often shows only as a small step at the end of its top edge, too short
+    for a turn to be seen; the edge itself, and its end, are clear."""
+    poly = cv2.approxPolyDP(pts.reshape(-1, 1, 2).astype(np.float32), max(1.0, 0.025 * cw), True)
+    poly = poly.reshape(-1, 2).astype(np.float64)
+    n = len(poly)
+    hgt, wid = mask.shape[:2]
+    out: list[CornerCandidate] = []
+
+    def inside(pt: np.ndarray) -> bool:
+        x, y = int(round(pt[0])), int(round(pt[1]))
+        return 0 <= x < wid and 0 <= y < hgt and mask[y, x] > 0
+
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        length = np.linalg.norm(b - a)
+        if length < 0.33 * cw:
+            continue
+        u = (b - a) / length
+        for p, along in ((a, u), (b, -u)):
+            if any(np.linalg.norm(p - t) < 0.12 * cw for t in taken):
+                continue
+            nrm = np.array([-along[1], along[0]])
+            probe = p + along * 0.2 * cw
+            if not inside(probe + nrm * 0.1 * cw):
+                nrm = -nrm
+            if not inside(probe + nrm * 0.1 * cw) or inside(probe - nrm * 0.1 * cw):
+                continue
+            if along[0] * nrm[1] - along[1] * nrm[0] > 0:
+                xa, ya = along, nrm
+            else:
+                xa, ya = nrm, along
+            out.append(CornerCandidate(p * scale, xa * cw * scale, ya * cw * scale, blob))
+            taken.append(p)
     return out
 
 

@@ -73,17 +73,20 @@ class Reader:
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
     # ---- one corner -------------------------------------------------------------------------------------
-    def read_corner(self, image: np.ndarray, origin, x_axis, y_axis, outset: float = 0.0) -> CornerRead | None:
+    def read_corner(self, image: np.ndarray, origin, x_axis, y_axis, outset: float = 0.0,
+                    guessed: bool = False) -> CornerRead | None:
         """Read the index at one card corner. ``outset`` (card widths) starts the frame that much outside
-        the corner, for corners guessed from an outline (which sit a little inside the card)."""
+        the corner, for corners guessed from an outline (which sit a little inside the card); ``guessed``
+        reads such a corner more warily: glyphs cut by the patch border and run-together glyphs are not read."""
         o, xa, ya = (np.asarray(v, np.float32) for v in (origin, x_axis, y_axis))
         o = o - outset * (xa + ya)
         patch = corner_patch(image, o, xa, ya)
-        return self.read_patch(patch, o, xa, ya)
+        return self.read_patch(patch, o, xa, ya, guessed)
 
-    def read_patch(self, patch: np.ndarray, origin=None, x_axis=None, y_axis=None) -> CornerRead | None:
-        g = locate_index(patch)
-        if g is None:
+    def read_patch(self, patch: np.ndarray, origin=None, x_axis=None, y_axis=None,
+                   guessed: bool = False) -> CornerRead | None:
+        g = locate_index(patch, whole_only=guessed)
+        if g is None or (guessed and g.suit is None):
             return None
         rk = self.rank_model.classes
         sk = self.suit_model.classes
@@ -243,7 +246,7 @@ class Reader:
     def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
         out: list[CardRead] = []
         for c in corners:
-            r = self.read_corner(image, c.origin, c.x_axis, c.y_axis, OUTSET)
+            r = self.read_corner(image, c.origin, c.x_axis, c.y_axis, OUTSET, guessed=True)
             if r is None:
                 continue
             code, conf, alts = self.decide([r])
@@ -263,7 +266,7 @@ class Reader:
             c = r.centre
             if any(_inside(c, w.quad) and np.linalg.norm(c - w.centre) < 0.45 * card_w for w in whole):
                 continue
-            if any(np.linalg.norm(c - k.centre) < 0.35 * card_w for k in kept):
+            if any(np.linalg.norm(c - k.centre) < 0.15 * card_w for k in kept):
                 continue
             kept.append(r)
         return kept

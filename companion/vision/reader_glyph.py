@@ -82,31 +82,33 @@ def _otsu(ink: np.ndarray) -> float:
     return float(t) / 255.0
 
 
-def locate_index(patch_bgr: np.ndarray) -> IndexGlyphs | None:
+def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs | None:
     """Find the rank glyph (topmost glyph row, '10' kept whole) and the suit glyph below it, or None.
 
-    When the rank and suit have run together (blur), a second, stricter ink threshold separates them."""
+    When the rank and suit have run together (blur), a second, stricter ink threshold separates them.
+    ``whole_only``: ignore glyphs cut by the patch border (for corners guessed from an outline, where a cut
+    glyph is usually part of another card's index or a pip)."""
     ink, paper = ink_map(patch_bgr)
     if float(ink.max()) < 0.12:
         return None
     thr = min(max(0.16, 0.75 * _otsu(ink)), 0.5)
-    found = _locate(patch_bgr, ink, paper, thr)
+    found = _locate(patch_bgr, ink, paper, thr, whole_only=whole_only)
     if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
         return found
-    strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8))
+    strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8), whole_only=whole_only)
     if strict is not None and strict.suit is not None:
         if found is None or found.suit is None or strict.rank_box[3] < 0.8 * found.rank_box[3]:
             return strict
     if found is None or found.suit is None:
         # A jumbo index whose rank reaches into its suit (a J's hook): thin the ink until they part.
-        thin = _locate(patch_bgr, ink, paper, thr, erode=True)
+        thin = _locate(patch_bgr, ink, paper, thr, erode=True, whole_only=whole_only)
         if thin is not None and thin.suit is not None:
             return thin
     return found
 
 
 def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
-            erode: bool = False) -> IndexGlyphs | None:
+            erode: bool = False, whole_only: bool = False) -> IndexGlyphs | None:
     h, w = patch_bgr.shape[:2]
     binary = (ink > thr).astype(np.uint8)
     if erode:
@@ -120,6 +122,8 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
             continue
         left, top, right, bottom = x <= 0, y <= 0, x + cw >= w, y + ch >= h
         # Not the index: the table in the rounded corner or along an edge, art or pips reaching in.
+        if whole_only and right:
+            continue
         if (left and top) or bottom or (left and ch > 0.6 * h) or (top and cw > 0.6 * w) or \
                 (right and ch > 0.25 * h):
             continue
