@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.cards import parse_cards
 from companion.evaluator import MUSCLE_BIT, Hand, best_hand, explain
@@ -162,7 +164,8 @@ def test_demo_seed_replays_the_same_game_in_any_process():
     def run(hash_seed):
         env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
         proc = subprocess.run([sys.executable, "-m", "companion", "demo", "--players", "3", "--seed", "-3",
-                               "--delay", "0", "--max-heists", "1"], capture_output=True, text=True, env=env, timeout=120)
+                               "--delay", "0", "--max-heists", "1"],
+                              capture_output=True, text=True, env=env, timeout=120)
         assert proc.returncode == 0, proc.stderr
         return proc.stdout
     assert run(1) == run(2)
@@ -245,3 +248,42 @@ def test_journal_in_a_folder_that_cannot_exist_exits_2(tmp_path, capsys, command
     (tmp_path / "afile").write_text("a file, not a folder")
     assert main([*command, "--db", str(tmp_path / "afile" / "t.sqlite3")]) == 2
     assert "cannot create the folder" in capsys.readouterr().err
+
+
+# --- fuzz: any JSON at all is judged or refused with a named problem --------------------------------------------
+_CARD_TEXT = st.sampled_from(["As", "Kd", "2c", "10h", "JACK", "joker", "Qs", "7d", "9c", "Ah", "Zz", ""])
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.floats(allow_nan=True), st.text(max_size=3),
+                  _CARD_TEXT)
+_JSON = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=5)
+                     | st.dictionaries(st.text(max_size=4) | st.sampled_from(["name", "pocket", "chip"]), inner,
+                                       max_size=4), max_leaves=15)
+_PLAYER = st.fixed_dictionaries({}, optional={
+    "name": st.text(max_size=3) | _JSON, "pocket": st.lists(_CARD_TEXT, max_size=4), "chip": st.integers(-1, 9) | _JSON,
+    "exit": _JSON, "muscle": _JSON, "face_up": st.lists(_CARD_TEXT, max_size=4) | _JSON})
+_SHOWDOWN = st.fixed_dictionaries({}, optional={
+    "board": st.lists(_CARD_TEXT | st.lists(_CARD_TEXT, max_size=4), max_size=6) | _JSON,
+    "players": st.lists(_PLAYER, max_size=4) | _JSON,
+    "variant": st.sampled_from(["holdem", "omaha", "stud", "banana_split", "vote_of_change"]) | _JSON,
+    "pocket_size": _JSON, "piles": st.lists(st.lists(_CARD_TEXT, max_size=3), max_size=4) | _JSON,
+    "jokers": _JSON, "fingerprint_guess": _JSON, "retina_guess": _JSON})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_SHOWDOWN | _JSON)
+def test_fuzz_judge_json_judges_or_names_the_problem(data):
+    try:
+        json.dumps(judge_json(data))
+    except ShowdownError:
+        pass
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.fixed_dictionaries({"cmd": st.sampled_from(["new_game", "deal", "reveal", "hand", "take", "return", "happy",
+                                                      "timer_expired", "showdown", "undo"]) | _JSON},
+                             optional={"players": _JSON, "timer": _JSON, "seed": _JSON, "cards": _JSON,
+                                       "player": _JSON, "chip": _JSON, "copy": _JSON, "from": _JSON}) | _JSON)
+def test_fuzz_command_from_json_reads_or_names_the_problem(data):
+    try:
+        command_from_json(data)
+    except MalformedCommand:
+        pass
