@@ -287,3 +287,14 @@ def test_fuzz_command_from_json_reads_or_names_the_problem(data):
         command_from_json(data)
     except MalformedCommand:
         pass
+
+
+def test_files_with_a_byte_order_mark_are_read(tmp_path, capsys):
+    showdown = tmp_path / "bom.json"
+    showdown.write_bytes(b"\xef\xbb\xbf" + json.dumps({"board": BOARD, "players": TWO}).encode())
+    assert main(["judge", str(showdown)]) == 0
+    assert json.loads(capsys.readouterr().out)["success"] is True
+    script = tmp_path / "bom.jsonl"
+    script.write_bytes(b"\xef\xbb\xbf" + b'{"cmd": "new_game", "players": ["Ana", "Bo", "Cy"]}\n')
+    assert main(["play", "--db", str(tmp_path / "t.sqlite3"), "--script", str(script)]) == 0
+    assert json.loads(capsys.readouterr().out)["phase"] == "chips"

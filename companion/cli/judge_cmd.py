@@ -21,8 +21,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 def _read(path: str) -> str:
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
+            return sys.stdin.read().removeprefix("\ufeff")
+        with open(path, encoding="utf-8-sig") as f:  # -sig: a byte-order mark (some Windows editors) is skipped
             return f.read()
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None

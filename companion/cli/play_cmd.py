@@ -112,7 +112,7 @@ class _open_in:
     def __enter__(self) -> TextIO:
         if self.name == "-":
             return sys.stdin
-        self.handle = Path(self.name).open(encoding="utf-8")
+        self.handle = Path(self.name).open(encoding="utf-8-sig")  # -sig: a byte-order mark is skipped
         return self.handle
 
     def __exit__(self, *exc: object) -> None:
