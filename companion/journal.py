@@ -62,6 +62,8 @@ class Journal:
 
     def __init__(self, path: str | Path | None = None) -> None:
         target = default_db_path() if path is None else path
+        if not str(target).strip():  # sqlite would open a throw-away temporary database: the game would be lost
+            raise JournalError("the journal needs a file name (an empty --db would keep the game nowhere)")
         if str(target) != ":memory:":
             try:
                 Path(target).parent.mkdir(parents=True, exist_ok=True)

@@ -298,3 +298,10 @@ def test_files_with_a_byte_order_mark_are_read(tmp_path, capsys):
     script.write_bytes(b"\xef\xbb\xbf" + b'{"cmd": "new_game", "players": ["Ana", "Bo", "Cy"]}\n')
     assert main(["play", "--db", str(tmp_path / "t.sqlite3"), "--script", str(script)]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "chips"
+
+
+def test_an_empty_journal_path_is_refused_not_a_throwaway_database(tmp_path, capsys):
+    script = tmp_path / "moves.jsonl"
+    script.write_text('{"cmd": "new_game", "players": ["Ana", "Bo", "Cy"]}\n')
+    assert main(["play", "--db", "", "--script", str(script), "--quiet"]) == 2
+    assert "needs a file name" in capsys.readouterr().err
