@@ -44,6 +44,7 @@ class Category(IntEnum):
     FULL_HOUSE = 6
     FOUR_OF_A_KIND = 7
     STRAIGHT_FLUSH = 8
+    ROYAL_FLUSH = 9  # the rulebook's tenth ranking: the Muscle never lifts a straight flush over it
 
     @property
     def label(self) -> str:
@@ -60,6 +61,7 @@ _CATEGORY_LABELS = {
     Category.FULL_HOUSE: "full house",
     Category.FOUR_OF_A_KIND: "four of a kind",
     Category.STRAIGHT_FLUSH: "straight flush",
+    Category.ROYAL_FLUSH: "royal flush",
 }
 
 # How many cards of each decision rank the best five hold, per category (the rest are single kickers).
@@ -73,12 +75,13 @@ _SHAPE = {
     Category.FULL_HOUSE: (3, 2),
     Category.FOUR_OF_A_KIND: (4, 1),
     Category.STRAIGHT_FLUSH: (1,),
+    Category.ROYAL_FLUSH: (1,),
 }
 # How many leading decision ranks make the hand itself; the ones after are kickers.
 _MADE = {
     Category.HIGH_CARD: 1, Category.PAIR: 1, Category.TWO_PAIR: 2, Category.THREE_OF_A_KIND: 1,
     Category.STRAIGHT: 1, Category.FLUSH: 5, Category.FULL_HOUSE: 2, Category.FOUR_OF_A_KIND: 1,
-    Category.STRAIGHT_FLUSH: 1,
+    Category.STRAIGHT_FLUSH: 1, Category.ROYAL_FLUSH: 1,
 }
 
 
@@ -143,7 +146,7 @@ def _flush_value(mask: int) -> int:
         return 0
     top = _straight_top(mask)
     if top:
-        return _pack(Category.STRAIGHT_FLUSH, [top])
+        return _pack(Category.ROYAL_FLUSH if top == 14 else Category.STRAIGHT_FLUSH, [top])
     return _pack(Category.FLUSH, [r + 2 for r in range(12, -1, -1) if mask >> r & 1][:5])
 
 
@@ -364,7 +367,9 @@ def describe(value: int) -> str:
         return f"full house, {_rank_plural(r[0])} over {_rank_plural(r[1])}"
     if cat == Category.FOUR_OF_A_KIND:
         return f"four {_rank_plural(r[0])}{with_kick}"
-    return "royal flush" if r[0] == 14 else f"straight flush to the {_short(r[0])}"
+    if cat == Category.ROYAL_FLUSH:
+        return "royal flush"
+    return f"straight flush to the {_short(r[0])}"
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
@@ -372,17 +377,7 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 def is_royal(value: int) -> bool:
     """A royal flush: the rulebook's tenth ranking, above every other straight flush."""
-    return category_of(value) == Category.STRAIGHT_FLUSH and (value >> 16) & 15 == 14
-
-
-def showdown_key(value: int) -> tuple[int, bool, int]:
-    """Order of hands at the showdown, the Muscle included: category, then royal flush, then the value.
-
-    The rulebook counts ten rankings, the royal flush one of its own, and the Muscle only beats hands of the
-    same ranking: a straight flush with the Muscle still loses to a royal flush. Without the Muscle bit this
-    orders exactly as the value does.
-    """
-    return (value >> CATEGORY_SHIFT, is_royal(value), value)
+    return category_of(value) == Category.ROYAL_FLUSH
 
 
 def explain(a: Hand | int, b: Hand | int) -> str:
@@ -392,14 +387,12 @@ def explain(a: Hand | int, b: Hand | int) -> str:
     da, db = describe(va), describe(vb)
     if va == vb:
         return f"A true tie: both make {da}, and suits never break a tie."
-    winner, loser = (va, vb) if showdown_key(va) > showdown_key(vb) else (vb, va)
+    winner, loser = (va, vb) if va > vb else (vb, va)
     dw, dl = describe(winner), describe(loser)
     cw, cl = category_of(winner), category_of(loser)
     if cw != cl:
-        return f"{cw.label.capitalize()} beats {cl.label}: {dw} against {dl}."
-    if is_royal(winner) != is_royal(loser):
         muscle = " (the Muscle only beats hands of its own ranking)" if loser & MUSCLE_BIT else ""
-        return f"A royal flush beats any other straight flush{muscle}: {dw} against {dl}."
+        return f"{cw.label.capitalize()} beats {cl.label}{muscle}: {dw} against {dl}."
     if (winner & MUSCLE_BIT) != (loser & MUSCLE_BIT):
         return f"{_both_have(cw)}; the Muscle makes {dw} beat {dl}."
     rw, rl = decision_ranks(winner), decision_ranks(loser)
@@ -425,7 +418,7 @@ def explain(a: Hand | int, b: Hand | int) -> str:
 
 def _made_rank_words(cat: Category, i: int, x: int, y: int, dw: str, dl: str) -> str:
     """Why the made part of the hand (not a kicker) decides, at decision position ``i``."""
-    if cat in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+    if cat in (Category.STRAIGHT, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH):
         return f"Both have a {cat.label}; the one to the {_short(x)} beats the one to the {_short(y)}."
     if cat == Category.TWO_PAIR:
         which = "higher" if i == 0 else "second"
@@ -441,7 +434,7 @@ def _made_rank_words(cat: Category, i: int, x: int, y: int, dw: str, dl: str) ->
 _BOTH_HAVE = {
     Category.HIGH_CARD: "Neither has a pair", Category.PAIR: "Both have a pair", Category.STRAIGHT: "Both have a straight",
     Category.FLUSH: "Both have a flush", Category.FULL_HOUSE: "Both have a full house",
-    Category.STRAIGHT_FLUSH: "Both have a straight flush",
+    Category.STRAIGHT_FLUSH: "Both have a straight flush", Category.ROYAL_FLUSH: "Both have a royal flush",
 }
 
 
@@ -482,10 +475,10 @@ def pick_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
     cat = category_of(value)
     ranks = decision_ranks(value)
     pool = sorted(cards, key=lambda c: (-(c.rank or 0), -(c.suit if c.suit is not None else -1)))
-    if cat in (Category.FLUSH, Category.STRAIGHT_FLUSH):
+    if cat in (Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH):
         suit = _flush_suit(cards, value)
         pool = [c for c in pool if c.suit == suit]
-    if cat in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+    if cat in (Category.STRAIGHT, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH):
         top = ranks[0]
         wanted = [14, 5, 4, 3, 2] if top == 5 else list(range(top, top - 5, -1))
         needs = [(r, 1) for r in wanted]
@@ -533,5 +526,4 @@ def check_cards(cards: Iterable[Card]) -> None:
 __all__ = [
     "Card", "CardError", "Category", "Hand", "HandError", "MUSCLE_BIT", "best_hand", "category_of",
     "check_cards", "decision_ranks", "describe", "evaluate", "explain", "hand_from_value", "is_royal", "pick_five",
-    "showdown_key",
 ]

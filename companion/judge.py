@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from companion.cards import Card, CardError, RANK_CHARS, check_distinct, parse_cards
-from companion.evaluator import MUSCLE_BIT, Category, Hand, HandError, explain, showdown_key
+from companion.evaluator import MUSCLE_BIT, Category, Hand, HandError, explain
 from companion.shapes import Slot, Variant, banana_boards, best, slots
 
 
@@ -131,7 +131,7 @@ def judge(board: Sequence[int | str | Sequence[int | str]], players: Sequence[Pl
         for hi in ranked[i + 1:]:
             assert lo.hand is not None and hi.hand is not None
             if _chip_order(lo.player.chip) < _chip_order(hi.player.chip) \
-                    and showdown_key(lo.hand.value) > showdown_key(hi.hand.value):
+                    and lo.hand.value > hi.hand.value:
                 misplaced.append(Misplaced(lo.player.name, hi.player.name, _reason(lo, hi)))
     failed = _extra_checks(ranked, options)
     return Verdict(
@@ -161,7 +161,7 @@ def _extra_checks(ranked: Sequence[PlayerResult], options: RuleOptions) -> list[
     assert top.hand is not None
     if options.fingerprint_guess is not None:
         guess = _hand_ranking(options.fingerprint_guess)
-        actual = "royal flush" if top.hand.describe() == "royal flush" else top.hand.category.label
+        actual = top.hand.category.label
         if guess != actual:
             failed.append(f"Fingerprint Scan: the crew guessed {guess} but {top.player.name} holds {actual}.")
     if options.retina_guess is not None:
@@ -170,7 +170,7 @@ def _extra_checks(ranked: Sequence[PlayerResult], options: RuleOptions) -> list[
     return failed
 
 
-HAND_RANKINGS = tuple(c.label for c in Category) + ("royal flush",)  # the Fingerprint Scan's choices
+HAND_RANKINGS = tuple(c.label for c in Category)  # the Fingerprint Scan's ten choices
 
 
 def _hand_ranking(text: str) -> str:

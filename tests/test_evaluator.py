@@ -25,7 +25,14 @@ SEVEN_CARD_COUNTS = {
 
 
 def _counts(values: np.ndarray) -> dict[Category, int]:
-    return {Category(i): int(n) for i, n in enumerate(np.bincount(values >> 21, minlength=9))}
+    """Counts per category, the royal flushes inside the straight flushes as the usual tables count them."""
+    return _merge_royal(np.bincount(values >> 21, minlength=10))
+
+
+def _merge_royal(bins: np.ndarray) -> dict[Category, int]:
+    counts = {Category(i): int(n) for i, n in enumerate(bins)}
+    counts[Category.STRAIGHT_FLUSH] += counts.pop(Category.ROYAL_FLUSH)
+    return counts
 
 
 def _check_counts(got: dict[Category, int], want: dict[Category, int]) -> None:
@@ -38,6 +45,7 @@ def test_all_five_card_hands_batch():
     assert len(values) == 2_598_960
     assert len(np.unique(values)) == 7462
     _check_counts(_counts(values), FIVE_CARD_COUNTS)
+    assert (values >> 21 == Category.ROYAL_FLUSH).sum() == 4
 
 
 def test_all_five_card_hands_single_call_matches_batch():
@@ -51,15 +59,16 @@ def test_all_five_card_hands_single_call_matches_batch():
 
 @pytest.mark.exhaustive
 def test_all_seven_card_hands():
-    total = np.zeros(9, dtype=np.int64)
+    total = np.zeros(10, dtype=np.int64)
     distinct: set[int] = set()
     for chunk in all_hands(7):
         v = evaluate_batch(chunk)
-        total += np.bincount(v >> 21, minlength=9)
+        total += np.bincount(v >> 21, minlength=10)
         distinct.update(np.unique(v).tolist())
     assert total.sum() == 133_784_560
     assert len(distinct) == 4824
-    _check_counts({Category(i): int(n) for i, n in enumerate(total)}, SEVEN_CARD_COUNTS)
+    assert total[Category.ROYAL_FLUSH] == 4324
+    _check_counts(_merge_royal(total), SEVEN_CARD_COUNTS)
 
 
 def test_shipped_rank_table_is_current():
@@ -127,7 +136,7 @@ def test_best_five_make_the_value(cards):
 
 
 @pytest.mark.parametrize("cards,label,words", [
-    ("As Ks Qs Js Ts 2d 3c", "straight flush", "royal flush"),
+    ("As Ks Qs Js Ts 2d 3c", "royal flush", "royal flush"),
     ("5d 4d 3d 2d Ad Kc Kh", "straight flush", "straight flush to the 5"),
     ("9c 9d 9h 9s Kd 2c 3h", "four of a kind", "four 9s with king"),
     ("Qc Qd Qh 4s 4d 4c 2h", "full house", "full house, queens over 4s"),

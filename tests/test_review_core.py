@@ -233,8 +233,11 @@ def test_muscle_straight_flush_still_loses_to_a_royal_flush():
     crew = [player("Ana", ["As", "Ks"], 1), player("Bo", ["9s", "3d"], 2, muscle=True)]
     out = judge_json({"board": ROYAL_BOARD, "players": crew})
     assert out["success"] is False
-    assert "A royal flush beats any other straight flush (the Muscle only beats hands of its own ranking)" \
+    assert "Royal flush beats straight flush (the Muscle only beats hands of its own ranking)" \
         in out["misplaced"][0]["reason"]
+    # the value in the JSON orders the hands as the verdict does
+    values = {p["name"]: p["value"] for p in out["players"]}
+    assert values["Ana"] > values["Bo"]
 
 
 def test_muscle_still_beats_a_straight_flush_of_its_own_ranking():
