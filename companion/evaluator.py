@@ -327,6 +327,7 @@ class Hand:
             "category": self.category.label,
             "description": self.describe(),
             "best_five": [str(c) for c in self.five],
+            "kickers": [_RANK_LABELS[r] for r in self.kickers],
             "value": self.value,
         }
 
@@ -373,6 +374,7 @@ def describe(value: int) -> str:
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
+_RANK_LABELS = {r: ("J", "Q", "K", "A")[r - 11] if r > 10 else str(r) for r in range(2, 15)}
 
 
 def is_royal(value: int) -> bool:

@@ -214,6 +214,7 @@ def test_judge_json_shape():
     assert out["success"] is True and out["misplaced"] == []
     ana = out["players"][0]
     assert ana["category"] == "two pair" and sorted(ana["best_five"]) == sorted(["Qs", "Qd", "2c", "2d", "Ah"])
+    assert ana["kickers"] == ["A"] and out["players"][2]["kickers"] == ["A", "K", "J"]
     json.dumps(out)
 
 
