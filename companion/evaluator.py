@@ -350,16 +350,19 @@ def describe(value: int) -> str:
     cat = category_of(value)
     r = decision_ranks(value)
     kick = "-".join(_short(k) for k in r[_MADE[cat]:])
-    with_kick = f" with {kick}" if kick else ""
+    return _made_words(cat, r) + (f" with {kick}" if kick else "")
+
+
+def _made_words(cat: Category, r: Sequence[int]) -> str:
+    """The made part of a hand, without its kickers: 'pair of 2s', 'straight to the 5'."""
     if cat == Category.HIGH_CARD:
-        rest = "-".join(_short(k) for k in r[1:])
-        return f"{_short(r[0])} high" + (f" with {rest}" if rest else "")
+        return f"{_short(r[0])} high"
     if cat == Category.PAIR:
-        return f"pair of {_rank_plural(r[0])}{with_kick}"
+        return f"pair of {_rank_plural(r[0])}"
     if cat == Category.TWO_PAIR:
-        return f"two pair, {_rank_plural(r[0])} and {_rank_plural(r[1])}{with_kick}"
+        return f"two pair, {_rank_plural(r[0])} and {_rank_plural(r[1])}"
     if cat == Category.THREE_OF_A_KIND:
-        return f"three {_rank_plural(r[0])}{with_kick}"
+        return f"three {_rank_plural(r[0])}"
     if cat == Category.STRAIGHT:
         return f"straight to the {_short(r[0])}"
     if cat == Category.FLUSH:
@@ -367,7 +370,7 @@ def describe(value: int) -> str:
     if cat == Category.FULL_HOUSE:
         return f"full house, {_rank_plural(r[0])} over {_rank_plural(r[1])}"
     if cat == Category.FOUR_OF_A_KIND:
-        return f"four {_rank_plural(r[0])}{with_kick}"
+        return f"four {_rank_plural(r[0])}"
     if cat == Category.ROYAL_FLUSH:
         return "royal flush"
     return f"straight flush to the {_short(r[0])}"
@@ -413,7 +416,7 @@ def explain(a: Hand | int, b: Hand | int) -> str:
         same = ""
         if common:
             same = " and the same " + ", ".join(_short(c) for c in common)
-        head = _made_words(cw, rw)
+        head = ("a " if cw == Category.PAIR else "") + _made_words(cw, rw)
         return f"Both have {head}{same}; then {_short(x)} beats {_short(y)} ({_ORDINALS[k]} kicker), so {dw} wins."
     return f"{dw} beats {dl}."
 
@@ -443,20 +446,6 @@ _BOTH_HAVE = {
 def _both_have(cat: Category) -> str:
     """'Both have a pair', 'Both have two pair', 'Neither has a pair': the shared category in plain words."""
     return _BOTH_HAVE.get(cat, f"Both have {cat.label}")
-
-
-def _made_words(cat: Category, ranks: Sequence[int]) -> str:
-    if cat == Category.HIGH_CARD:
-        return f"{_short(ranks[0])} high"
-    if cat == Category.PAIR:
-        return f"a pair of {_rank_plural(ranks[0])}"
-    if cat == Category.TWO_PAIR:
-        return f"two pair, {_rank_plural(ranks[0])} and {_rank_plural(ranks[1])}"
-    if cat == Category.THREE_OF_A_KIND:
-        return f"three {_rank_plural(ranks[0])}"
-    if cat == Category.FOUR_OF_A_KIND:
-        return f"four {_rank_plural(ranks[0])}"
-    return cat.label
 
 
 # --- the best five cards -----------------------------------------------------------------------------------
