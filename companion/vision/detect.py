@@ -68,15 +68,13 @@ def white_mask(small: np.ndarray) -> np.ndarray:
 def _fill(mask: np.ndarray, max_hole: float = 0.02) -> np.ndarray:
     """Fill holes (glyphs, court art, a back's pattern) smaller than ``max_hole`` of the picture; a ring
     (the mat's edge against the table around it) keeps its inside."""
-    inv = (mask == 0).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
-    h, w = mask.shape
-    x, y, bw, bh, area = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3], stats[:, 4]
-    touches = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
-    fill = (~touches) & (area < max_hole * h * w)
-    fill[0] = fill[0] and False
+    cnts, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     out = mask.copy()
-    out[fill[labels] & (inv > 0)] = 255
+    if hier is None:
+        return out
+    limit = max_hole * mask.shape[0] * mask.shape[1]
+    holes = [c for c, h in zip(cnts, hier[0]) if h[3] >= 0 and cv2.contourArea(c) < limit]
+    cv2.drawContours(out, holes, -1, 255, -1)
     return out
 
 
@@ -143,6 +141,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         return det
     card_area = cw * cw * CARD_ASPECT
     det.card_width = cw * scale
+    paper = cv2.erode(white, np.ones((3, 3), np.uint8))  # a back's light speckles are not paper
     for i, (c, a, rect, fill, aspect) in enumerate(blobs):
         if a < 0.35 * card_area:
             continue
@@ -157,10 +156,10 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             continue
         if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
             continue
-        blob_mask = np.zeros_like(mask)
-        cv2.drawContours(blob_mask, [c], -1, 255, -1)
-        paper = cv2.erode(white, np.ones((3, 3), np.uint8))
-        if float((paper[blob_mask > 0] > 0).mean()) < 0.25:  # fanned face-down cards
+        bx, by, bw, bh = cv2.boundingRect(c)
+        blob_mask = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(blob_mask, [c], -1, 255, -1, offset=(-bx, -by))
+        if float((paper[by:by + bh, bx:bx + bw][blob_mask > 0] > 0).mean()) < 0.25:  # fanned face-down cards
             det.backs.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
         det.corners += _corners(c, cw, i, scale, mask)
