@@ -123,7 +123,7 @@ class Reader:
         # picture: an enrolled deck matches these against its own.
         ux0, uy0 = min(x, sx), min(y, sy)
         ux1, uy1 = max(x + w, sx + sw), max(y + h, sy + sh)
-        ink, _ = ink_map(patch[uy0:uy1, ux0:ux1])
+        ink = g.ink[uy0:uy1, ux0:ux1] if g.ink is not None else ink_map(patch[uy0:uy1, ux0:ux1])[0]
         t = cv2.resize(ink, (16, 32), interpolation=cv2.INTER_AREA).ravel()
         t = t - t.mean()
         t = t / (np.linalg.norm(t) + 1e-6)
@@ -153,12 +153,15 @@ class Reader:
         k = int(np.argmax(good))
         return cands[k][0], cands[k][1], pr[k], ps[k]
 
-    def decide(self, reads: list[CornerRead]) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
-        """Combine the corners of one card into (code or None, confidence, runner-ups)."""
+    def decide(self, reads: list[CornerRead], guessed: bool = False
+               ) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
+        """Combine the corners of one card into (code or None, confidence, runner-ups). ``guessed``: the
+        corner was guessed from an outline; an enrolled deck does not overrule an abstention there (a frame
+        that is off matches some prototype about as well as the right one)."""
         if not reads:
             return None, 0.0, ()
         code, conf, alts = self._generic(reads)
-        if self.deck is not None and code is None:
+        if self.deck is not None and code is None and not guessed:
             # The enrolled deck's own prototypes settle what the generic classifiers leave open.
             return self.deck.decide(reads)
         return code, conf, alts
@@ -249,7 +252,7 @@ class Reader:
             r = self.read_corner(image, c.origin, c.x_axis, c.y_axis, OUTSET, guessed=True)
             if r is None:
                 continue
-            code, conf, alts = self.decide([r])
+            code, conf, alts = self.decide([r], guessed=True)
             if code is None:
                 continue
             o, xa, ya = c.origin, c.x_axis, c.y_axis * CARD_ASPECT

@@ -59,6 +59,7 @@ class IndexGlyphs:
     suit_box: tuple[int, int, int, int] | None
     ink_colour: np.ndarray  # mean BGR of the rank ink, 0..255
     paper_colour: np.ndarray
+    ink: np.ndarray | None = None  # the patch's ink map
 
 
 def ink_map(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -67,13 +68,15 @@ def ink_map(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     The paper is the bright majority of the patch; any channel darker than the paper's counts, so red, orange,
     grey and bluish-black ink all show, whatever the colour cast.
     """
-    f = patch_bgr.astype(np.float32)
-    sample = f[::2, ::2].reshape(-1, 3)
+    sample = patch_bgr[::2, ::2].reshape(-1, 3)
     k = int(0.85 * (len(sample) - 1))
     paper = np.partition(sample, k, axis=0)[k]
     scale = max(float(paper.max()), 40.0)
-    d = np.clip(paper[None, None, :] - f, 0.0, None) / scale
-    return d.max(axis=2), paper
+    level = np.empty_like(patch_bgr)
+    level[:] = paper
+    diff = cv2.subtract(level, patch_bgr)  # saturates at 0: lighter than paper is no ink
+    ink = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
+    return ink.astype(np.float32) * (1.0 / scale), paper.astype(np.float32)
 
 
 def _otsu(ink: np.ndarray) -> float:
@@ -181,7 +184,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
         suit_box = (ux0, uy0, ux1 - ux0, uy1 - uy0)
         suit_crop = _crop(ink, _members(labels, n, [c[5] for c in sgroup]), suit_box)
     return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, ink_colour.astype(np.float32),
-                       paper.astype(np.float32))
+                       paper.astype(np.float32), ink)
 
 
 def _members(labels: np.ndarray, n: int, ids: list[int]) -> np.ndarray:
