@@ -34,6 +34,7 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DEFAULT_THRESHOLD = 0.5
 OUTSET = 0.015  # card widths
+GUESSED_MARGIN = 0.2  # a corner guessed from an outline must clear the threshold by this much
 
 
 def models_dir() -> Path:
@@ -253,7 +254,7 @@ class Reader:
             if r is None:
                 continue
             code, conf, alts = self.decide([r], guessed=True)
-            if code is None:
+            if code is None or conf < self.threshold + GUESSED_MARGIN:
                 continue
             o, xa, ya = c.origin, c.x_axis, c.y_axis * CARD_ASPECT
             quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
