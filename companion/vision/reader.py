@@ -310,7 +310,8 @@ def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
     m = cv2.getPerspectiveTransform(quad.astype(np.float32),
                                     np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
     card = cv2.warpPerspective(image, m, (w, h))
-    inner = card[h // 6: h - h // 6, w // 6: w - w // 6]
-    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)
-    white = (hsv[:, :, 1] < 60) & (hsv[:, :, 2] > np.percentile(hsv[:, :, 2], 90) * 0.8)
-    return float(white.mean()) < 0.45
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV).astype(np.int16)
+    paperness = hsv[:, :, 2] - hsv[:, :, 1]  # bright and unsaturated, relative to this card (colour casts)
+    ref = float(np.percentile(paperness, 95))
+    inner = paperness[h // 6: h - h // 6, w // 6: w - w // 6]
+    return float((inner > 0.75 * ref).mean()) < 0.45
