@@ -99,7 +99,7 @@ def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, 
     from companion.vision.enrol import build_deck, collect, propose
     from companion.vision.reader_layout import layout_picture
 
-    seen_all, truth_all = [], {}
+    seen_all = []
     right = total = 0
     for s in seeds:
         img, truth = layout_picture(deck, ALL52, seed=s)

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.reader_glyph import CORNER_H, CORNER_W, PATCH_PX, PATCH_SIZE
+from companion.vision.reader_glyph import PATCH_PX, PATCH_SIZE
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -115,13 +115,11 @@ def suit_shape(suit: str, rng: np.random.Generator, size: int = 96) -> np.ndarra
         corners = [(0.5, 0.02), (0.5 + wr / 2, 0.5), (0.5, 0.98), (0.5 - wr / 2, 0.5)]
         for i in range(4):
             a, b = np.array(corners[i]), np.array(corners[(i + 1) % 4])
-            mid = (a + b) / 2
             n = np.array([b[1] - a[1], -(b[0] - a[0])])
             n = n / np.linalg.norm(n)
             for u in np.linspace(0, 1, 20, endpoint=False):
                 p = a + (b - a) * u + n * bulge * 4 * u * (1 - u) * 0.5 * np.linalg.norm(b - a) * (-1)
                 pts.append(p)
-        _ = mid
         poly = (np.array(pts) * s).astype(np.int32)
         cv2.fillPoly(img, [poly], 255)
     elif suit in "hs":
