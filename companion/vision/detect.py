@@ -61,8 +61,40 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     t, _ = cv2.threshold(w, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Paper is also near the brightest of the picture: a light mat (sand, grey) falls under this floor.
     top = float(np.percentile(w[::4, ::4], 99.5))
-    mask = (w > max(float(t), top - 65.0, 90.0)).astype(np.uint8) * 255
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    k3 = np.ones((3, 3), np.uint8)
+    high = (w > max(float(t), top - 65.0, 90.0)).astype(np.uint8) * 255
+    high = cv2.morphologyEx(high, cv2.MORPH_OPEN, k3)
+    # That floor also drops cards in shade or under a colour cast when a glare spot sets the brightest
+    # level. Paper above the Otsu level whose outline is a sharp step is paper too; glare fades out softly.
+    low = (w > max(float(t), 90.0)).astype(np.uint8) * 255
+    low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3)
+    step = cv2.morphologyEx(w, cv2.MORPH_GRADIENT, k3)
+
+    def sharp(c: np.ndarray) -> bool:
+        p = c.reshape(-1, 2)
+        return float((step[p[:, 1], p[:, 0]] > 30).mean()) > 0.35
+
+    out = high.copy()
+    cnts, _ = cv2.findContours(high, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    soft = [c for c in cnts if not sharp(c)]
+    if soft:  # a glare spot's core: not paper, even where it saturates
+        cv2.drawContours(out, soft, -1, 0, -1)
+    if np.array_equal(low, high):
+        return out
+    cnts, _ = cv2.findContours(low, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    area_img = w.shape[0] * w.shape[1]
+    for c in cnts:
+        # A light mat (huge) is left to the old floor, and so is a region it did see: that may be cards
+        # joined to a glare spot.
+        if cv2.contourArea(c) > 0.25 * area_img or not sharp(c):
+            continue
+        x, y, bw, bh = cv2.boundingRect(c)
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
+        if float((high[y:y + bh, x:x + bw][inside > 0] > 0).mean()) < 0.15:
+            roi = out[y:y + bh, x:x + bw]
+            roi[(inside > 0) & (low[y:y + bh, x:x + bw] > 0)] = 255
+    return out
 
 
 def _fill(mask: np.ndarray, max_hole: float = 0.02) -> np.ndarray:
@@ -131,6 +163,11 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         edge = _edge_estimate([b for b in blobs if id(b) not in single_ids], area_img)
         if not len(small_ones) and len(singles) <= 2 and edge and 1.3 < cw / edge < 1.6:
             cw = edge
+        # A row of touching cards settles it: its short side is one card's long side. What looked like lone
+        # cards 1.4 times too big were pairs side by side, or tight fans.
+        rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and 1.75 < b[4] < 6.5]
+        if not len(small_ones) and len(singles) <= 2 and rows and 1.3 < cw / float(np.median(rows)) < 1.6:
+            cw = float(np.median(rows))
     elif any(b[3] > 0.86 and b[4] >= 1.62 for b in blobs):
         # Only rows of touching cards: a row's short side is a card's long side.
         row = max((b for b in blobs if b[3] > 0.86 and b[4] >= 1.62), key=lambda b: b[1])

@@ -162,7 +162,7 @@ class Reader:
         if not reads:
             return None, 0.0, ()
         code, conf, alts = self._generic(reads)
-        if self.deck is not None and code is None and not guessed:
+        if self.deck is not None and code is None and not guessed and not self._contradict(reads):
             # The enrolled deck's own prototypes settle what the generic classifiers leave open.
             return self.deck.decide(reads)
         return code, conf, alts
@@ -181,6 +181,8 @@ class Reader:
             code = "JR" if np.mean([r.red for r in reads]) >= 0.5 else "JB"
             return code, joker, alts
         conf = float(min(max(p[best], 0.0), 1.0))
+        if self._contradict(reads):
+            return None, conf, alts
         return (str(Card(best)) if conf >= self.threshold else None), conf, alts
 
     # ---- whole pictures ---------------------------------------------------------------------------------
@@ -254,12 +256,31 @@ class Reader:
             if r is None:
                 continue
             code, conf, alts = self.decide([r], guessed=True)
-            if code is None or conf < self.threshold + GUESSED_MARGIN:
+            if code is None:
+                continue
+            if conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code):
                 continue
             o, xa, ya = c.origin, c.x_axis, c.y_axis * CARD_ASPECT
             quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
             out.append(CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts))
         return out
+
+    @staticmethod
+    def _contradict(reads: list[CornerRead]) -> bool:
+        """The clearest corner names another card than the corners together do: a weaker corner, misread,
+        outvoted it, and such a product is no evidence for the card (nor is a prototype match)."""
+        if len(reads) < 2:
+            return False
+        best = int(np.argmax(sum(r.card_scores() for r in reads)))
+        q, card = max((float(r.rank_p.max() * r.suit_p.max()), int(np.argmax(r.card_scores()))) for r in reads)
+        return card != best and q > 0.5
+
+    def _deck_agrees(self, reads: list[CornerRead], code: str) -> bool:
+        """An enrolled deck as a second opinion: its own prototypes name the same card, confidently."""
+        if self.deck is None:
+            return False
+        d_code, d_conf, _ = self.deck.decide(reads)
+        return d_code == code and d_conf >= self.threshold + GUESSED_MARGIN
 
     @staticmethod
     def _dedupe(corner_reads: list[CardRead], whole: list[CardRead], card_w: float) -> list[CardRead]:
