@@ -131,7 +131,10 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     sample = lab[::4, ::4][white[::4, ::4] == 0]
     table = np.median(sample, axis=0) if len(sample) else np.array([0, 128, 128])
-    dist = np.abs(lab.astype(np.int16) - table.astype(np.int16)).sum(axis=2)
+    # L1 distance to the mat's colour (saturating at 255), with OpenCV: numpy's sum over the channel axis
+    # costs ~15 ms here.
+    d0, d1, d2 = cv2.split(cv2.absdiff(lab, tuple(float(v) for v in table.astype(np.uint8)) + (0.0,)))
+    dist = cv2.add(cv2.add(d0, d1), d2)
     other = ((dist > 40) & (white == 0)).astype(np.uint8) * 255  # not mat, not paper: ink, backs, chips, rim
     near_paper = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     fg = cv2.bitwise_or(white, cv2.bitwise_and(other, near_paper))
