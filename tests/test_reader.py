@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from companion.vision import glyphs as G
-from companion.vision.detect import detect_cards
+from companion.vision.detect import detect_cards, white_mask
 from companion.vision.enrol import hungarian
-from companion.vision.reader import Reader
+from companion.vision.reader import CornerRead, Reader
 from companion.vision.reader_glyph import PATCH_SIZE, glyph_features, locate_index
 from companion.vision.reader_layout import layout_picture
 
@@ -39,6 +39,35 @@ def test_detector_splits_touching_cards() -> None:
     img, truth = layout_picture(HELD, ["As", "Td", "7c", "Qh", "2s"], seed=5, cols=5, gap=0.0, jitter_deg=0.0)
     det = detect_cards(img)
     assert len(det.quads) == 5
+
+
+def test_paper_mask_keeps_a_dim_card_and_drops_glare() -> None:
+    """A glare spot sets the brightest level of the picture: a card in shade below the old floor is still paper
+    (its outline is a sharp step), and the glare spot (soft outline) is not."""
+    img = np.full((480, 640, 3), (40, 100, 40), np.uint8)
+    glare = np.zeros((480, 640), np.float32)
+    cv2.ellipse(glare, (480, 240), (60, 40), 0, 0, 360, 1.0, -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), 25)
+    img = np.clip(img + glare[:, :, None] * 600, 0, 255).astype(np.uint8)
+    cv2.rectangle(img, (100, 150), (169, 249), (165, 160, 170), -1)  # a card in shade, pinkish
+    white = white_mask(img)
+    assert white[150:250, 100:170].mean() > 200
+    assert white[200:280, 430:530].mean() < 20
+
+
+def test_contradicting_corners_abstain(reader: Reader) -> None:
+    """A weak corner that outvotes the clearest one does not name the card."""
+    def corner(rank: str, suit: str, pr: float, ps: float) -> CornerRead:
+        rp = np.full(13, (1 - pr) / 12)
+        rp["23456789TJQKA".index(rank)] = pr
+        sp = np.full(4, (1 - ps) / 3)
+        sp["cdhs".index(suit)] = ps
+        return CornerRead(rp, sp, 0.0, None, True, None)
+
+    code, _, _ = reader.decide([corner("3", "d", 0.96, 0.96), corner("9", "d", 0.99, 0.4)])
+    assert code is None
+    code, _, _ = reader.decide([corner("3", "d", 0.96, 0.96), corner("3", "d", 0.9, 0.9)])
+    assert code == "3d"
 
 
 def test_backs_are_not_read_as_cards(reader: Reader) -> None:
