@@ -24,7 +24,6 @@ class BotCrew:
     samples: int = 400
     seed: int = 0
     _strength: dict[tuple[int, int, str], float] = field(default_factory=dict)
-    _lost: dict[tuple[int, int], set[tuple[str, int]]] = field(default_factory=dict)
     _actions: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def strength(self, state: GameState, player: str) -> float:
@@ -50,7 +49,6 @@ class BotCrew:
         key = (heist.number, rnd.colour)
         if self._actions.get(key, 0) >= MAX_BOT_ACTIONS_PER_ROUND:
             return None
-        lost = self._lost.setdefault(key, set())
         stars = sorted(c.stars for c in rnd.holders if not c.is_exit)
         # the surest hands (very strong or very weak) grab first, as quick hands do at a real table
         for bot in sorted(self.bots, key=lambda b: -abs(self.strength(state, b) - 0.5)):
@@ -60,12 +58,12 @@ class BotCrew:
             free = [c.stars for c in rnd.middle if not c.is_exit]
             if want in free:
                 return self._act(key, Take(bot, want))
-            holder = next((h for c, h in rnd.holders.items() if c.stars == want and h not in (None, bot)), None)
-            if holder is not None and (bot, want) not in lost:
-                lost.add((holder, want))  # the one robbed will not snatch it straight back
-                return self._act(key, Take(bot, want, from_player=holder))
             if free:
-                nearest = min(free, key=lambda s: (abs(s - want), s))
+                # The chip was grabbed first, so its holder is surer: a strong hand is then the weaker of the
+                # two and looks below; a weak hand is the stronger of the two and looks above.
+                step = -1 if self.strength(state, bot) >= 0.5 else 1
+                ahead = [s for s in free if (s - want) * step > 0]
+                nearest = min(ahead or free, key=lambda s: (abs(s - want), s))
                 return self._act(key, Take(bot, nearest))
         exits = [c for c in rnd.middle if c.is_exit]
         if exits:
