@@ -1,15 +1,13 @@
 """Bots for empty seats: how strong is my hand against the unknown ones, and which chip says so.
 
 A bot knows only what a player at the table knows: its own pocket, the board so far, and the chips. It estimates
-the share of opponents it beats by dealing the unknown cards many times (numpy batch evaluation), then aims for
-the chip at that height of the crew.
+the share of opponents it beats by dealing the unknown cards many times (numpy batch evaluation; exact at the
+river). ``companion.practice`` turns that into chips.
 
 >>> from companion.cards import parse_cards
 >>> s = estimate_strength(parse_cards("As Ah"), parse_cards("Ad Ac 2h 7s 9d"), 3, samples=200, seed=1)
 >>> s > 0.99
 True
->>> desired_star(0.5, [1, 2, 3, 4, 5])
-3
 """
 
 from __future__ import annotations
@@ -61,10 +59,3 @@ def river_strength(pocket: Sequence[Card], board: Sequence[Card], unknown: np.nd
     theirs = evaluate_batch(np.hstack([pairs, np.broadcast_to(board_row, (len(pairs), 5))]))
     mine = evaluate_batch(np.array([[*map(int, pocket), *board_row.tolist()]], dtype=np.int16))[0]
     return float(((mine > theirs) + 0.5 * (mine == theirs)).mean())
-
-
-def desired_star(strength: float, stars: Sequence[int]) -> int:
-    """The chip at this strength's height among the round's star chips (sorted low to high)."""
-    ordered = sorted(stars)
-    index = min(len(ordered) - 1, max(0, round(strength * (len(ordered) - 1))))
-    return ordered[index]

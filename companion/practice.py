@@ -9,7 +9,9 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 
-from companion.bots import desired_star, estimate_strength
+import numpy as np
+
+from companion.bots import estimate_strength
 from companion.engine import EXIT_STARS, GameState, Happy, Take
 from companion.engine.commands import Command
 
@@ -18,11 +20,17 @@ MAX_BOT_ACTIONS_PER_ROUND = 60  # then the bots stop moving chips and wait (the 
 
 @dataclass
 class BotCrew:
-    """The bots at one table. ``samples`` sets how hard each bot thinks (Monte Carlo deals per estimate)."""
+    """The bots at one table.
+
+    ``samples`` sets how hard each bot thinks (Monte Carlo deals per estimate); ``misjudge`` is the spread of a
+    bot's error in judging its own hand (a share of the crew; 0 plays perfectly, which at the river sorts a crew
+    of bots exactly and makes the game trivial for them).
+    """
 
     bots: tuple[str, ...]
     samples: int = 400
     seed: int = 0
+    misjudge: float = 0.08
     _strength: dict[tuple[int, int, str], float] = field(default_factory=dict)
     _actions: dict[tuple[int, int], int] = field(default_factory=dict)
 
@@ -37,8 +45,9 @@ class BotCrew:
             else:
                 # crc32, not hash(): str hashes change from run to run, and a seed must replay the same game
                 seed = (zlib.crc32(f"{key[0]} {key[1]} {player}".encode()) ^ self.seed) & 0xFFFFFFFF
-                self._strength[key] = estimate_strength(pocket, heist.board, len(state.seats) - 1,
-                                                        samples=self.samples, seed=seed)
+                exact = estimate_strength(pocket, heist.board, len(state.seats) - 1, samples=self.samples, seed=seed)
+                error = np.random.default_rng(seed).normal(0.0, self.misjudge) if self.misjudge > 0 else 0.0
+                self._strength[key] = float(min(1.0, max(0.0, exact + error)))
         return self._strength[key]
 
     def next_command(self, state: GameState) -> Command | None:
@@ -49,22 +58,15 @@ class BotCrew:
         key = (heist.number, rnd.colour)
         if self._actions.get(key, 0) >= MAX_BOT_ACTIONS_PER_ROUND:
             return None
-        stars = sorted(c.stars for c in rnd.holders if not c.is_exit)
-        # the surest hands (very strong or very weak) grab first, as quick hands do at a real table
+        # The surest hands grab first, as quick hands do at a real table: the strongest takes the top chip, the
+        # weakest the bottom one, and each later hand fills in from its own end. Everyone sees who grabbed
+        # first, so no hidden card is told; at the river (exact strengths) this sorts the crew by hand.
         for bot in sorted(self.bots, key=lambda b: -abs(self.strength(state, b) - 0.5)):
             if rnd.star_chip_of(bot) is not None:
                 continue
-            want = desired_star(self.strength(state, bot), stars)
-            free = [c.stars for c in rnd.middle if not c.is_exit]
-            if want in free:
-                return self._act(key, Take(bot, want))
+            free = sorted(c.stars for c in rnd.middle if not c.is_exit)
             if free:
-                # The chip was grabbed first, so its holder is surer: a strong hand is then the weaker of the
-                # two and looks below; a weak hand is the stronger of the two and looks above.
-                step = -1 if self.strength(state, bot) >= 0.5 else 1
-                ahead = [s for s in free if (s - want) * step > 0]
-                nearest = min(ahead or free, key=lambda s: (abs(s - want), s))
-                return self._act(key, Take(bot, nearest))
+                return self._act(key, Take(bot, free[-1] if self.strength(state, bot) >= 0.5 else free[0]))
         exits = [c for c in rnd.middle if c.is_exit]
         if exits:
             # the bots least sure of their place (closest to the middle of the crew) step out

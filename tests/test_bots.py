@@ -3,7 +3,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from companion.bots import desired_star, estimate_strength, river_strength
+from companion.bots import estimate_strength, river_strength
 from companion.cards import parse_cards
 from companion.engine import Table
 from companion.evaluator import evaluate
@@ -29,9 +29,24 @@ def test_river_strength_is_exact():
     assert estimate_strength(parse_cards("As Ks"), parse_cards("Qs Js Ts 2c 3d"), 4) == 1.0
 
 
-def test_desired_star_spreads_over_the_chips():
-    assert [desired_star(s, [1, 2, 3, 4]) for s in (0.0, 0.3, 0.7, 1.0)] == [1, 2, 3, 4]
-    assert desired_star(0.0, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8]) == 0
+def test_surest_hands_grab_first_and_a_perfect_crew_sorts_itself_at_the_river():
+    table = Table()
+    names = ("A", "B", "C", "D", "E")
+    table.execute({"cmd": "new_game", "players": list(names), "timer": None})
+    table.execute({"cmd": "deal", "seed": 9})
+    crew = BotCrew(names, misjudge=0.0)
+    for colour in range(4):
+        if colour:
+            table.execute({"cmd": "reveal"})
+        while not table.state.heist.rounds[colour].closed:
+            command = crew.next_command(table.state)
+            assert command is not None, table.state.heist.rounds[colour]
+            table.execute(command)
+    heist = table.state.heist
+    red = heist.rounds[3]
+    by_chip = sorted(names, key=lambda n: red.star_chip_of(n).stars)
+    values = [evaluate(list(heist.pockets[n]) + list(heist.board)) for n in by_chip]
+    assert values == sorted(values)
 
 
 def test_bots_bring_every_round_to_a_close_with_legal_commands():
