@@ -27,7 +27,7 @@ from pathlib import Path
 from enum import IntEnum
 from typing import Any, Iterable, Sequence
 
-from companion.cards import RANK_NAMES, RANK_PLURALS, SUITLESS_JACK_ID, Card, CardError, N_CARDS
+from companion.cards import RANK_NAMES, RANK_PLURALS, SUITLESS_JACK_ID, Card, CardError, N_CARDS, check_distinct
 
 CATEGORY_SHIFT = 21
 MUSCLE_BIT = 1 << 20
@@ -380,11 +380,6 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 _RANK_LABELS = {r: ("J", "Q", "K", "A")[r - 11] if r > 10 else str(r) for r in range(2, 15)}
 
 
-def is_royal(value: int) -> bool:
-    """A royal flush: the rulebook's tenth ranking, above every other straight flush."""
-    return category_of(value) == Category.ROYAL_FLUSH
-
-
 def explain(a: Hand | int, b: Hand | int) -> str:
     """Why one hand beats the other, or why they tie, in plain words."""
     va = a.value if isinstance(a, Hand) else a
@@ -452,11 +447,10 @@ def _both_have(cat: Category) -> str:
 def best_hand(cards: Iterable[int | str]) -> Hand:
     """Evaluate and pick the five cards that make the hand (fewer if fewer were given)."""
     cs = [Card.parse(c) for c in cards]
-    seen: set[int] = set()
-    for c in cs:
-        if int(c) in seen:
-            raise HandError(f"{c} appears twice in one hand")
-        seen.add(int(c))
+    try:
+        check_distinct(cs)
+    except CardError as exc:
+        raise HandError(f"{exc} in one hand") from None
     value = evaluate(cs)
     return Hand(value, pick_five(cs, value))
 
@@ -499,22 +493,7 @@ def _flush_suit(cards: Sequence[Card], value: int) -> int:
     raise HandError("internal: no suit makes this flush")
 
 
-def hand_from_value(cards: Sequence[Card], value: int) -> Hand:
-    return Hand(value, pick_five(cards, value & ~MUSCLE_BIT))
-
-
-def check_cards(cards: Iterable[Card]) -> None:
-    """Raise HandError for a joker or a duplicate in cards that must form one hand."""
-    seen: set[int] = set()
-    for c in cards:
-        if c.is_joker:
-            raise HandError(f"{c} is a joker: it must be replaced before a hand is valued")
-        if int(c) in seen:
-            raise HandError(f"{c} appears twice")
-        seen.add(int(c))
-
-
 __all__ = [
     "Card", "CardError", "Category", "Hand", "HandError", "MUSCLE_BIT", "best_hand", "category_of",
-    "check_cards", "decision_ranks", "describe", "evaluate", "explain", "hand_from_value", "is_royal", "pick_five",
+    "decision_ranks", "describe", "evaluate", "explain", "pick_five",
 ]

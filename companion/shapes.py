@@ -63,10 +63,10 @@ def _boards(board: Sequence[Slot]) -> Iterable[tuple[Card, ...]]:
     if not stacks:
         yield singles
         return
-    # Using no card of a stack is never better than using one (more cards can only help), except in Omaha,
-    # whose caller picks exactly three; so offer "none" too.
-    for choice in product(*[s + (None,) for s in stacks]):
-        yield singles + tuple(c for c in choice if c is not None)
+    # Taking one card of every stack covers taking none: more cards never hurt hold'em, and Omaha's caller
+    # picks three of the board anyway, which includes every pick that leaves a stack out.
+    for choice in product(*stacks):
+        yield singles + choice
 
 
 def best(pocket: Sequence[Card], board: Sequence[Slot] = (), variant: Variant | str = Variant.HOLDEM) -> Hand:
