@@ -21,6 +21,7 @@ import numpy as np
 
 CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 WORK_SIDE = 960  # the longer side of the low-resolution working image
+MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
 
 
 @dataclass
@@ -39,6 +40,8 @@ class Detection:
     quads: list[np.ndarray] = field(default_factory=list)  # whole face-up-looking cards, 4x2, clockwise
     corners: list[CornerCandidate] = field(default_factory=list)  # corners of blobs that are not one card
     backs: list[np.ndarray] = field(default_factory=list)  # card-shaped, not white: face-down candidates
+    # Card-shaped outlines found from edges alone (cards in shade, on clutter): read, and kept only if they read.
+    edge_quads: list[np.ndarray] = field(default_factory=list)
     card_width: float = 0.0  # typical card short side, full-resolution pixels (0 when no card seen)
     scale: float = 1.0  # full-resolution pixels per working pixel
 
@@ -150,7 +153,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             continue
         rect = cv2.minAreaRect(c)
         (rw, rh) = rect[1]
-        if min(rw, rh) < 6:
+        if min(rw, rh) < max(6.0, MIN_CARD_SIDE * max(small.shape[:2])):  # specks, glyphs: not cards
             continue
         blobs.append((c, a, rect, a / (rw * rh), max(rw, rh) / min(rw, rh)))
     singles = [b for b in blobs if b[3] > 0.86 and 1.22 < b[4] < 1.62]
@@ -178,6 +181,11 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     elif _edge_estimate(blobs, area_img):
         cw = _edge_estimate(blobs, area_img)
     else:
+        if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
+            det.edge_quads = [q * scale for q in edge_quads(small, [])]
+            if det.edge_quads:
+                det.card_width = float(np.median([min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
+                                                  for q in det.edge_quads]))
         return det
     card_area = cw * cw * CARD_ASPECT
     det.card_width = cw * scale
@@ -205,7 +213,53 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.corners += _corners(c, cw, i, scale, mask)
     if corners:
         det.backs += _loose_backs(other, mask, card_area, scale)
+        det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads])]
     return det
+
+
+def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
+    """Card outlines from edges, for cards the paper mask misses: a card in the shade next to a sunlit spot,
+    a card on a speckled carpet or among clutter. A region enclosed by edges whose convex hull is a card-shaped
+    quadrilateral, at least ``MIN_CARD_SIDE`` of the picture's longer side across, with a light, even margin just inside its
+    border, is proposed; the reader keeps it only when its corners read. Outlines inside ``known`` quads are
+    skipped."""
+    h, w = small.shape[:2]
+    side = max(h, w)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    cnts, _ = cv2.findContours(255 - edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    min_side = MIN_CARD_SIDE * side
+    found: list[tuple[float, np.ndarray]] = []
+    for c in cnts:
+        a = cv2.contourArea(c)
+        if a < 0.5 * min_side * min_side * CARD_ASPECT or a > 0.5 * h * w:
+            continue
+        hull = cv2.convexHull(c)
+        ha = cv2.contourArea(hull)
+        if a < 0.5 * ha:
+            continue
+        ap = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+        if len(ap) != 4:
+            continue
+        (rw, rh) = cv2.minAreaRect(ap)[1]
+        if min(rw, rh) < min_side or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62:
+            continue
+        if cv2.contourArea(ap) < 0.9 * rw * rh:
+            continue
+        q = _order_clockwise(ap.reshape(4, 2).astype(np.float32))
+        centre = q.mean(axis=0)
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(centre[0]), float(centre[1])),
+                                    False) >= 0 for k in known):
+            continue
+        found.append((a, q))
+    # Nested outlines of one card (its border, its inner frame): keep the biggest.
+    out: list[np.ndarray] = []
+    for a, q in sorted(found, key=lambda t: -t[0]):
+        c = q.mean(axis=0)
+        if any(np.linalg.norm(c - k.mean(axis=0)) < 0.3 * np.linalg.norm(k[1] - k[0]) for k in out):
+            continue
+        out.append(q)
+    return out
 
 
 def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float) -> list[np.ndarray]:

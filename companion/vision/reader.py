@@ -199,6 +199,12 @@ class Reader:
                     out += halves
                     continue
             out.append(read)
+        for quad in det.edge_quads:
+            if any(_inside(quad.mean(axis=0), r.quad) for r in out):
+                continue
+            read = self._read_quad(image, quad)
+            if read.code is not None and not read.face_down:
+                out.append(read)
         corner_reads = self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
         # again from a badly placed corner, not a second copy.
@@ -289,7 +295,10 @@ class Reader:
         kept: list[CardRead] = []
         for r in sorted(corner_reads, key=lambda r: -r.confidence):
             c = r.centre
-            if any(_inside(c, w.quad) and np.linalg.norm(c - w.centre) < 0.45 * card_w for w in whole):
+            # The same card read whole, unless this corner's index lies outside that card (a card beneath it).
+            ib = r.index_box.mean(axis=0) if r.index_box is not None else c
+            if any(_inside(c, w.quad) and np.linalg.norm(c - w.centre) < 0.45 * card_w and _inside(ib, w.quad)
+                   for w in whole):
                 continue
             if any(np.linalg.norm(c - k.centre) < 0.15 * card_w for k in kept):
                 continue
