@@ -11,7 +11,7 @@ import pytest
 from companion.vision import glyphs as G
 from companion.vision.detect import detect_cards, white_mask
 from companion.vision.enrol import hungarian
-from companion.vision.reader import CornerRead, Reader
+from companion.vision.reader import CornerRead, Reader, _ink_fits
 from companion.vision.reader_glyph import PATCH_SIZE, glyph_features, locate_index
 from companion.vision.reader_layout import layout_picture
 
@@ -53,6 +53,54 @@ def test_paper_mask_keeps_a_dim_card_and_drops_glare() -> None:
     white = white_mask(img)
     assert white[150:250, 100:170].mean() > 200
     assert white[200:280, 430:530].mean() < 20
+
+
+def test_card_in_shade_beside_sunlight_is_found_from_its_edges(reader: Reader) -> None:
+    """Sunlight on a pale grey sofa is brighter than a card lying in the shade: the paper mask misses the card,
+    its edges do not, and the card is read."""
+    img, truth = layout_picture(HELD, ["Kd", "9s"], seed=3, cols=2, mat=(112, 112, 112), camera=False)
+    h, w = img.shape[:2]
+    canvas = np.full((h, 2 * w, 3), 240.0, np.float32)  # the sunlit half, left
+    canvas[:, w:] = img.astype(np.float32) * 0.62  # the cards in the shade, right
+    for k in range(0, h, 40):  # folds in the sunlit fabric
+        canvas[k:k + 6, :w] = 150
+    img = np.clip(canvas + np.random.default_rng(0).normal(0, 2.0, canvas.shape), 0, 255).astype(np.uint8)
+    truth = [(code, q + np.array([w, 0], np.float32)) for code, q in truth]
+    assert white_mask(img)[:, w:].mean() < 5  # the paper mask sees no card
+    det = detect_cards(img)
+    assert len(det.edge_quads) == 2 and not det.quads
+    reads = reader.read_still(img, det)
+    assert sorted(str(r.code) for r in reads if not r.face_down) == ["9s", "Kd"]
+    for r in reads:
+        code_quad = dict(truth)[str(r.code)]
+        assert np.linalg.norm(r.centre - code_quad.mean(axis=0)) < 10
+
+
+def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
+    """Carpet: off-colour specks everywhere. Those are texture, not card backs; the card is still read."""
+    rng = np.random.default_rng(2)
+    img, _ = layout_picture(HELD, ["Kd"], seed=3, cols=1, mat=(120, 150, 170), camera=False)
+    noise = cv2.resize(rng.normal(0, 45, (img.shape[0] // 3, img.shape[1] // 3)).astype(np.float32),
+                       (img.shape[1], img.shape[0]), interpolation=cv2.INTER_NEAREST)
+    mat = (np.abs(img.astype(np.int16) - (120, 150, 170)).sum(axis=2) < 30)
+    out = img.astype(np.float32)
+    out[mat] += noise[mat][:, None]
+    img = np.clip(out, 0, 255).astype(np.uint8)
+    det = detect_cards(img)
+    assert det.textured
+    reads = reader.read_still(img, det)
+    assert [r.code for r in reads if not r.face_down] == ["Kd"]
+    assert sum(r.face_down for r in reads) == 0
+
+
+def test_suit_must_fit_the_ink() -> None:
+    """Hearts are red and spades are not, in every deck: a heart read in black ink is a misread."""
+    def read(red: bool) -> CornerRead:
+        return CornerRead(np.full(13, 1 / 13), np.full(4, 0.25), 0.0, None, red, None)
+
+    assert not _ink_fits(2, [read(False)]) and _ink_fits(2, [read(True)])
+    assert not _ink_fits(3, [read(True)]) and _ink_fits(3, [read(False)])
+    assert _ink_fits(0, [read(True)]) and _ink_fits(1, [read(False)])  # four-colour decks: green clubs, blue diamonds
 
 
 def test_contradicting_corners_abstain(reader: Reader) -> None:

@@ -42,6 +42,7 @@ class Detection:
     backs: list[np.ndarray] = field(default_factory=list)  # card-shaped, not white: face-down candidates
     # Card-shaped outlines found from edges alone (cards in shade, on clutter): read, and kept only if they read.
     edge_quads: list[np.ndarray] = field(default_factory=list)
+    textured: bool = False  # the table is speckled (carpet, grainy wood): face-down cards are not looked for
     card_width: float = 0.0  # typical card short side, full-resolution pixels (0 when no card seen)
     scale: float = 1.0  # full-resolution pixels per working pixel
 
@@ -139,6 +140,11 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     d0, d1, d2 = cv2.split(cv2.absdiff(lab, tuple(float(v) for v in table.astype(np.uint8)) + (0.0,)))
     dist = cv2.add(cv2.add(d0, d1), d2)
     other = ((dist > 40) & (white == 0)).astype(np.uint8) * 255  # not mat, not paper: ink, backs, chips, rim
+    # A speckled table (carpet, grainy wood) has no one colour: what differs from its median is its own
+    # texture, not ink or backs. Then only paper makes cards, and no face-down card is guessed from colour.
+    det.textured = _speckled(other, white)
+    if det.textured:  # keep only solid off-colour regions (a back, a chip), not the texture's specks
+        other = cv2.morphologyEx(other, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     near_paper = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     fg = cv2.bitwise_or(white, cv2.bitwise_and(other, near_paper))
     mask = _fill(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
@@ -238,15 +244,12 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
         ha = cv2.contourArea(hull)
         if a < 0.5 * ha:
             continue
-        ap = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-        if len(ap) != 4:
+        rect = cv2.minAreaRect(hull)  # rounded corners: the hull's bounding rectangle, not a polygon fit
+        (rw, rh) = rect[1]
+        if min(rw, rh) < min_side or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62 or ha < 0.9 * rw * rh:
             continue
-        (rw, rh) = cv2.minAreaRect(ap)[1]
-        if min(rw, rh) < min_side or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62:
-            continue
-        if cv2.contourArea(ap) < 0.9 * rw * rh:
-            continue
-        q = _order_clockwise(ap.reshape(4, 2).astype(np.float32))
+        # The region inside an edge sits a pixel or so inside the card's border (edge width, dilation).
+        q = _order_clockwise(cv2.boxPoints((rect[0], (rw + 2.0, rh + 2.0), rect[2])))
         centre = q.mean(axis=0)
         if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(centre[0]), float(centre[1])),
                                     False) >= 0 for k in known):
@@ -260,6 +263,14 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
             continue
         out.append(q)
     return out
+
+
+def _speckled(other: np.ndarray, white: np.ndarray) -> bool:
+    """More than 5 % of the table's pixels are off-colour specks (components under 50 pixels)? A plain
+    mat, even under glare and a colour cast, stays under 1 %; carpet is around 15 %."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
+    specks = int(stats[1:, cv2.CC_STAT_AREA][stats[1:, cv2.CC_STAT_AREA] < 50].sum())
+    return specks > 0.05 * max(1, int(np.count_nonzero(white == 0)))
 
 
 def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float) -> list[np.ndarray]:

@@ -181,7 +181,7 @@ class Reader:
             code = "JR" if np.mean([r.red for r in reads]) >= 0.5 else "JB"
             return code, joker, alts
         conf = float(min(max(p[best], 0.0), 1.0))
-        if self._contradict(reads):
+        if self._contradict(reads) or not _ink_fits(Card(best).suit, reads):
             return None, conf, alts
         return (str(Card(best)) if conf >= self.threshold else None), conf, alts
 
@@ -202,7 +202,7 @@ class Reader:
         for quad in det.edge_quads:
             if any(_inside(quad.mean(axis=0), r.quad) for r in out):
                 continue
-            read = self._read_quad(image, quad)
+            read = self._read_quad(image, quad, both=True)
             if read.code is not None and not read.face_down:
                 out.append(read)
         corner_reads = self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
@@ -221,7 +221,9 @@ class Reader:
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
         return out
 
-    def _read_quad(self, image: np.ndarray, quad: np.ndarray) -> CardRead:
+    def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False) -> CardRead:
+        """Read a whole card's outline: its best corner and the opposite one. ``both``: name the card only
+        when both corners read (an outline found from edges alone may be part of a hand)."""
         q = quad.astype(np.float64)
         best = None
         for start in range(4):  # each corner as the printed top-left; opposite corners pair up
@@ -249,6 +251,8 @@ class Reader:
             if r2 is not None:
                 reads.append(r2)
         code, conf, alts = self.decide(reads)
+        if both and len(reads) < 2:
+            code = None
         ordered = np.roll(q, -start, axis=0).astype(np.float32)
         if code is None and _looks_like_back(image, ordered):
             return CardRead(BACK, 0.6, ordered, "none", True)
@@ -308,6 +312,17 @@ class Reader:
     def watch(self, frame: np.ndarray) -> Detection:
         """The cheap per-frame pass of the watch loop: where the cards are, no reading."""
         return detect_cards(frame, work_side=max(frame.shape[:2]), corners=False)
+
+
+def _ink_fits(suit: int, reads: list[CornerRead]) -> bool:
+    """Hearts are red and spades are not, in every deck we know of (two-colour, four-colour with blue or
+    orange diamonds and green or grey clubs). A heart in dark ink, or a red spade, is a misread suit."""
+    red = float(np.mean([r.red for r in reads])) >= 0.5
+    if suit == 2:  # hearts (suit index order c, d, h, s)
+        return red
+    if suit == 3:
+        return not red
+    return True
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:
