@@ -222,8 +222,10 @@ class Reader:
         return out
 
     def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False) -> CardRead:
-        """Read a whole card's outline: its best corner and the opposite one. ``both``: name the card only
-        when both corners read (an outline found from edges alone may be part of a hand)."""
+        """Read a whole card's outline: its best corner and the opposite one. With one corner read, the card
+        is named only when it clears the threshold by the margin a guessed corner needs (an outline spanning
+        parts of two cards reads one corner of each); with ``both``, only when both corners read (an outline
+        found from edges alone may be part of a hand)."""
         q = quad.astype(np.float64)
         best = None
         for start in range(4):  # each corner as the printed top-left; opposite corners pair up
@@ -251,7 +253,7 @@ class Reader:
             if r2 is not None:
                 reads.append(r2)
         code, conf, alts = self.decide(reads)
-        if both and len(reads) < 2:
+        if len(reads) < 2 and (both or conf < self.threshold + GUESSED_MARGIN):
             code = None
         ordered = np.roll(q, -start, axis=0).astype(np.float32)
         if code is None and _looks_like_back(image, ordered):
