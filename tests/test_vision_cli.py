@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 
 from companion.cli import main
 from companion.vision.glyphs import HELD_OUT_DECK
@@ -67,3 +68,28 @@ def test_calibrate_writes_zones_and_overlay(tmp_path) -> None:
     assert main(["calibrate", "--image", str(p), "--seats", "3", "--zones", str(zones),
                  "--overlay", str(overlay)]) == 0
     assert zones.exists() and overlay.exists()
+
+
+def test_calibrate_measures_the_card_size_and_scan_uses_it(tmp_path, capsys) -> None:
+    p = _picture(tmp_path, ["As", "Kd", "7c"])
+    width = cv2.imread(str(p)).shape[1]
+    zones = tmp_path / "zones.json"
+    assert main(["calibrate", "--image", str(p), "--zones", str(zones), "--overlay", str(tmp_path / "c.png")]) == 0
+    assert "card size: " in capsys.readouterr().out
+    frac = json.loads(zones.read_text())["meta"]["card_width"]
+    assert abs(frac * width - 150) < 8  # layout_picture's cards are 150 px across
+    assert main(["scan", str(p), "--json", "--zones", str(zones)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(c["code"] for c in doc["images"][0]["cards"]) == ["7c", "As", "Kd"]
+
+
+def test_calibrate_without_cards_says_so_and_scan_rejects_a_bad_zone_file(tmp_path, capsys) -> None:
+    p = tmp_path / "mat.png"
+    cv2.imwrite(str(p), np.full((480, 640, 3), (40, 110, 40), np.uint8))
+    zones = tmp_path / "zones.json"
+    assert main(["calibrate", "--image", str(p), "--zones", str(zones), "--overlay", str(tmp_path / "c.png")]) == 0
+    assert "card size not measured" in capsys.readouterr().out
+    assert "card_width" not in json.loads(zones.read_text())["meta"]
+    zones.write_text("{not json")
+    assert main(["scan", str(p), "--zones", str(zones)]) == 2
+    assert "zone file" in capsys.readouterr().err

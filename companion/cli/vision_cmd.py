@@ -27,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--decks-dir", metavar="DIR", help="where enrolled decks live (default: user data dir)")
     p.add_argument("--models", metavar="DIR", help="reader model folder (default: models/)")
     p.add_argument("--threshold", type=float, default=0.5, help="abstain below this confidence (0..1)")
+    p.add_argument("--zones", metavar="FILE", help="a calibration from 'calibrate': its measured card size is used")
     p.set_defaults(func=run_scan)
 
     e = subparsers.add_parser("enrol", help="learn a deck from pictures of it laid out face up",
@@ -85,6 +86,13 @@ def _r(v: float) -> float:
 def run_scan(args) -> int:
     images = [(p, _load(p)) for p in args.images]
     reader = _reader(args)
+    if args.zones:
+        from companion.vision import zones as Z
+
+        try:
+            reader.card_width_frac = Z.Zones.load(args.zones).card_width
+        except Z.ZoneError as exc:
+            raise InputError(str(exc)) from None
     docs = []
     for path, img in images:
         reads = reader.read_still(img)
@@ -178,6 +186,17 @@ def run_calibrate(args) -> int:
         zones = Z.default_layout(args.seats, aspect=img.shape[1] / img.shape[0])
     except Z.ZoneError as exc:
         raise InputError(str(exc)) from None
+    # The camera does not move: a card's size measured once (on cards lying face up, apart) serves every picture.
+    from companion.vision.detect import measure_card_width
+
+    width, n = measure_card_width(img)
+    if width:
+        zones = zones.with_card_width(width / img.shape[1])
+        print(f"card size: {width:.0f} px across ({100 * width / img.shape[1]:.1f} % of the picture's width), "
+              f"from {n} cards")
+    else:
+        print("card size not measured: no card lying on its own was seen. Lay a few cards face up, apart, "
+              "and calibrate again; until then it is estimated in each picture.")
     out = _zones_path(args.zones)
     out.parent.mkdir(parents=True, exist_ok=True)
     zones.save(out)

@@ -223,6 +223,21 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     return det
 
 
+def measure_card_width(image: np.ndarray) -> tuple[float, int]:
+    """A card's short side in pixels of ``image``, from the whole cards lying apart in it (calibration: lay a
+    few cards face up), and how many cards that median is over; (0.0, 0) when no lone card is seen."""
+    det = detect_cards(image)
+    sides = [min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+             for q in det.quads + det.edge_quads]
+    if not sides:
+        return 0.0, 0
+    sides.sort()
+    # Two cards touching along their long sides make one card-shaped quad 1.43 times too big: the smallest
+    # sizes are the single cards.
+    singles = [v for v in sides if v < 1.25 * sides[0]]
+    return float(np.median(singles)), len(singles)
+
+
 def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
     """Card outlines from edges, for cards the paper mask misses: a card in the shade next to a sunlit spot,
     a card on a speckled carpet or among clutter. A region enclosed by edges whose convex hull is a card-shaped

@@ -70,6 +70,8 @@ class Reader:
         self.suit_model = GlyphMLP.load(d / "reader_suit.npz")
         self.deck = deck
         self.threshold = threshold
+        # A card's short side over the picture's width, measured at calibration; None: estimated per picture.
+        self.card_width_frac: float | None = None
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
@@ -188,7 +190,8 @@ class Reader:
     # ---- whole pictures ---------------------------------------------------------------------------------
     def read_still(self, image: np.ndarray, detection: Detection | None = None) -> list[CardRead]:
         """All cards in a full-resolution picture: whole cards, visible corners of hidden ones, backs."""
-        det = detection or detect_cards(image)
+        hint = self.card_width_frac * image.shape[1] if self.card_width_frac else None
+        det = detection or detect_cards(image, card_width_hint=hint)
         out: list[CardRead] = []
         for quad in det.quads:
             read = self._read_quad(image, quad)

@@ -94,6 +94,20 @@ class Zones:
     def seats(self) -> list[str]:
         return [z.name for z in self.zones if z.name.startswith("seat:")]
 
+    @property
+    def card_width(self) -> float | None:
+        """A card's short side as a fraction of the picture's width, as calibration measured it (or None)."""
+        v = dict(self.meta).get("card_width")
+        return float(v) if isinstance(v, (int, float)) and 0.0 < float(v) < 1.0 else None
+
+    def with_card_width(self, fraction: float) -> "Zones":
+        """These zones with a measured card size (short side / picture width)."""
+        if not 0.0 < fraction < 1.0:
+            raise ZoneError(f"card width must be a fraction of the picture's width, not {fraction!r}")
+        meta = dict(self.meta)
+        meta["card_width"] = round(float(fraction), 5)
+        return Zones(self.zones, self.aspect, tuple(sorted(meta.items())))
+
     def zone_at(self, point: Sequence[float]) -> str | None:
         """Name of the first zone that holds ``point`` (normalised x, y), or None."""
         for z in self.zones:
