@@ -202,6 +202,27 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
     return res
 
 
+def jokers(reader: Reader, seeds: int = 6) -> dict:
+    """The two jokers of each shared deck (all three decks share one joker design: the word running down the
+    edge), laid out with two ordinary cards: read as the right joker, as the wrong joker, as some other card,
+    or not named."""
+    from companion.vision.glyphs import HELD_OUT_DECK, TRAIN_DECKS
+    from companion.vision.reader_layout import layout_picture
+
+    c = Counter()
+    for deck in list(TRAIN_DECKS) + [HELD_OUT_DECK]:
+        for seed in range(seeds):
+            img, truth = layout_picture(deck, ["JR", "JB", "As", "Kd"], seed=seed, cols=4)
+            reads = reader.read_still(img)
+            for code, quad in truth[:2]:
+                near = [r for r in reads if np.linalg.norm(r.centre - quad.mean(axis=0)) < 40]
+                got = near[0].code if near else None
+                c["jokers"] += 1
+                c["right" if got == code else "other_joker" if got in ("JR", "JB") else
+                  "not_named" if got in (None, "BACK") else "named_a_card"] += 1
+    return dict(c)
+
+
 def timing(reader: Reader, deck: str, n: int = 3) -> dict:
     from companion.vision.synthetic import render_scene
 
@@ -259,6 +280,7 @@ def main(argv=None) -> int:
     except ImportError:  # Pillow missing
         res["held_out_fonts"] = {}
     res["real_photos"] = real_photos(reader, 60 if args.quick else None)
+    res["jokers"] = jokers(reader, 2 if args.quick else 6)
 
     print(f"\nCard reader benchmark (deck held out of training: {args.deck}; {n} synthetic scenes 2028x1520)\n")
     print(f"{'set':<34}{'readable':>9}{'right':>10}{'wrong':>10}{'absent':>10}")
@@ -286,6 +308,9 @@ def main(argv=None) -> int:
                   f"missed {_pct(c.get('missed', 0), n)}; outside the cards: {c.get('stray', 0)} cards named, "
                   f"{c.get('stray_backs', 0)} backs reported")
         print("  per rank: " + " ".join(f"{k}:{v.get('right', 0)}/{v.get('cards', 0)}" for k, v in rp["per_rank"].items()))
+    j = res["jokers"]
+    print(f"jokers: {j.get('right', 0)}/{j['jokers']} read right, {j.get('other_joker', 0)} as the other joker, "
+          f"{j.get('named_a_card', 0)} as another card, {j.get('not_named', 0)} not named")
     t = res["timing"]
     print(f"time on one core: still {t['still_size']} {t['still_ms_median']:.0f} ms (max {t['still_ms_max']:.0f}); "
           f"watch frame {t['watch_size']} {t['watch_ms_median']:.1f} ms")
