@@ -204,6 +204,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             # Face or back is the reader's call (a court card's art is not paper either).
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
+        if 1.22 < aspect < 1.62 and n < 1.45 and _notched_card(c, rect, card_area):
+            det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+            continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
         if split:
             det.quads += [q * scale for q in split]
@@ -286,6 +289,14 @@ def _speckled(other: np.ndarray, white: np.ndarray) -> bool:
     _, _, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
     specks = int(stats[1:, cv2.CC_STAT_AREA][stats[1:, cv2.CC_STAT_AREA] < 50].sum())
     return specks > 0.05 * max(1, int(np.count_nonzero(white == 0)))
+
+
+def _notched_card(contour: np.ndarray, rect, card_area: float) -> bool:
+    """One card whose paper outline big pips near the border notch (a 9 of clubs with a thin margin): its
+    convex hull still fills its card-sized rectangle, where two overlapping cards' hull does not."""
+    (rw, rh) = rect[1]
+    hull = cv2.contourArea(cv2.convexHull(contour))
+    return hull > 0.95 * rw * rh and 0.75 < hull / card_area < 1.45
 
 
 def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float) -> list[np.ndarray]:
