@@ -112,7 +112,7 @@ def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, 
             right += int(c.proposed == code)
             c.proposed = code  # what the crew confirms (after fixing any wrong proposal)
         seen_all += seen
-    enrolled = Reader(threshold=reader.threshold)
+    enrolled = Reader(reader.model_dir, threshold=reader.threshold)
     enrolled.deck = build_deck("bench", seen_all, reader)
     return enrolled, {"cards_found": total, "proposed_right": right, "pictures": len(seeds)}
 
@@ -263,11 +263,12 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=None)
     ap.add_argument("--deck", default=HELD_OUT_DECK)
     ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--models", metavar="DIR", help="reader models to measure (default: models/)")
     args = ap.parse_args(argv)
     n = args.scenes or (6 if args.quick else 30)
     cv2.setNumThreads(1)
-    reader = Reader()
-    res: dict = {"deck": args.deck, "scenes": n}
+    reader = Reader(args.models)
+    res: dict = {"deck": args.deck, "scenes": n, "classifiers": type(reader.rank_model).__name__}
     res["timing"] = timing(reader, args.deck, 2 if args.quick else 3)
     res["generic"] = synthetic(reader, n, args.deck)
     enrolled, res["enrolment"] = enrolled_reader(reader, args.deck)

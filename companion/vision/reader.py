@@ -24,8 +24,8 @@ import numpy as np
 from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
-from companion.vision.reader_glyph import corner_patch, glyph_features, ink_map, locate_index
-from companion.vision.reader_model import GlyphMLP
+from companion.vision.reader_glyph import corner_patch, glyph_box, glyph_features, ink_map, locate_index
+from companion.vision.reader_model import load_classifier
 
 if TYPE_CHECKING:
     from companion.vision.enrol import EnrolledDeck
@@ -66,8 +66,9 @@ class Reader:
     def __init__(self, model_dir: str | Path | None = None, deck: "EnrolledDeck | None" = None,
                  threshold: float = DEFAULT_THRESHOLD):
         d = Path(model_dir) if model_dir else models_dir()
-        self.rank_model = GlyphMLP.load(d / "reader_rank.npz")
-        self.suit_model = GlyphMLP.load(d / "reader_suit.npz")
+        self.model_dir = d
+        self.rank_model = load_classifier(d, "rank")
+        self.suit_model = load_classifier(d, "suit")
         self.deck = deck
         self.threshold = threshold
         # A card's short side over the picture's width, measured at calibration; None: estimated per picture.
@@ -103,8 +104,8 @@ class Reader:
         else:
             rf = glyph_features(g.rank)
             sf = glyph_features(g.suit)
-            pr = self.rank_model.predict_proba(rf)[0]
-            ps = self.suit_model.predict_proba(sf)[0]
+            pr = self.rank_model.predict_proba_from(rf[None], glyph_box(g.rank)[None])[0]
+            ps = self.suit_model.predict_proba_from(sf[None], glyph_box(g.suit)[None])[0]
         rank_p = np.array([pr[rk.index(r)] for r in RANKS])
         suit_p = np.array([ps[sk.index(s)] for s in SUITS])
         joker = float(ps[sk.index("letter")] * pr[rk.index("J")])
@@ -146,11 +147,11 @@ class Reader:
             top, bottom = _trim(crop[:c]), _trim(crop[c:])
             if top is None or bottom is None:
                 continue
-            cands.append((glyph_features(top), glyph_features(bottom)))
+            cands.append((glyph_features(top), glyph_features(bottom), glyph_box(top), glyph_box(bottom)))
         if not cands:
             return None
-        pr = self.rank_model.predict_proba(np.array([c[0] for c in cands]))
-        ps = self.suit_model.predict_proba(np.array([c[1] for c in cands]))
+        pr = self.rank_model.predict_proba_from(np.array([c[0] for c in cands]), np.array([c[2] for c in cands]))
+        ps = self.suit_model.predict_proba_from(np.array([c[1] for c in cands]), np.array([c[3] for c in cands]))
         ri, si = self.rank_model.classes.index("junk"), self.suit_model.classes.index("junk")
         good = (1 - pr[:, ri]) * (1 - ps[:, si]) * pr.max(axis=1) * ps.max(axis=1)
         k = int(np.argmax(good))

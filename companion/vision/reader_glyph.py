@@ -201,8 +201,8 @@ def _crop(ink: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> 
     return (ink[y0:y1, x0:x1] * m[y0:y1, x0:x1]).astype(np.float32)
 
 
-def glyph_features(crop: np.ndarray) -> np.ndarray:
-    """Fixed-length features of one glyph crop: HOG of the aspect-kept glyph, a stretched thumbnail, aspect."""
+def glyph_box(crop: np.ndarray) -> np.ndarray:
+    """One glyph crop (ink map) normalised: peak ink 1, aspect kept, centred in a ``GLYPH_BOX`` square."""
     h, w = crop.shape[:2]
     peak = float(np.percentile(crop, 99)) if crop.size else 0.0
     g = np.clip(crop / max(peak, 1e-3), 0, 1).astype(np.float32)
@@ -212,6 +212,15 @@ def glyph_features(crop: np.ndarray) -> np.ndarray:
     box = np.zeros((GLYPH_BOX, GLYPH_BOX), np.float32)
     ox, oy = (GLYPH_BOX - nw) // 2, (GLYPH_BOX - nh) // 2
     box[oy:oy + nh, ox:ox + nw] = cv2.resize(g, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    return box
+
+
+def glyph_features(crop: np.ndarray) -> np.ndarray:
+    """Fixed-length features of one glyph crop: HOG of the aspect-kept glyph, a stretched thumbnail, aspect."""
+    h, w = crop.shape[:2]
+    peak = float(np.percentile(crop, 99)) if crop.size else 0.0
+    g = np.clip(crop / max(peak, 1e-3), 0, 1).astype(np.float32)
+    box = glyph_box(crop)
     hog = _hog(box)
     thumb = cv2.resize(g, (12, 12), interpolation=cv2.INTER_AREA).ravel()
     aspect = np.array([np.log(max(w, 1) / max(h, 1))], np.float32)

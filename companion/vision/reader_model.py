@@ -1,7 +1,14 @@
-"""A small multilayer perceptron in numpy: the rank and suit classifiers of the generic reader.
+"""The rank and suit classifiers of the generic reader: a small multilayer perceptron in numpy on hand-made
+glyph features, a small convolutional network run by OpenCV's ``cv2.dnn`` on the glyph itself, and the pair.
 
-Stored as one ``.npz`` per classifier (weights, feature standardisation, class names); inference is three
-matrix products, well under a millisecond per glyph on a Pi, and needs nothing beyond numpy.
+- ``GlyphMLP``: one ``.npz`` per classifier (weights, feature standardisation, class names); three matrix
+  products, well under a millisecond per glyph on a Pi, nothing beyond numpy.
+- ``GlyphCNN``: one ``.onnx`` per classifier (class names in a ``.json`` beside it), trained by
+  ``tools/train_reader.py`` with PyTorch (a training-only tool); at run time only OpenCV is needed.
+- ``GlyphPair``: both, their probabilities averaged (their mistakes differ, so the pair is surer than either).
+
+All three answer ``predict_proba_from(features, boxes)``: ``features`` from ``reader_glyph.glyph_features``,
+``boxes`` from ``reader_glyph.glyph_box`` (N x 32 x 32 floats in 0..1), one row per glyph.
 """
 
 from __future__ import annotations
@@ -40,6 +47,52 @@ class GlyphMLP:
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
         return softmax(self.logits(x))
+
+    def predict_proba_from(self, features: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        return self.predict_proba(features)
+
+
+class GlyphCNN:
+    """A convolutional classifier of normalised glyph boxes, run with ``cv2.dnn`` from an ONNX file."""
+
+    def __init__(self, path: str | Path):
+        import json
+
+        import cv2
+
+        path = Path(path)
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+        meta = json.loads(path.with_suffix(".json").read_text())
+        self.classes = [str(c) for c in meta["classes"]]
+
+    def predict_proba_from(self, features: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(np.asarray(boxes, np.float32).reshape(-1, 1, 32, 32))
+        self.net.setInput(x)
+        return softmax(np.asarray(self.net.forward(), np.float32).reshape(len(x), -1))
+
+
+class GlyphPair:
+    """The MLP and the CNN together: the mean of their probabilities (same classes, same order)."""
+
+    def __init__(self, mlp: GlyphMLP, cnn: GlyphCNN):
+        if mlp.classes != cnn.classes:
+            raise ValueError(f"classifier classes differ: {mlp.classes} vs {cnn.classes}")
+        self.mlp, self.cnn = mlp, cnn
+        self.classes = mlp.classes
+        self.mean, self.std = mlp.mean, mlp.std  # the feature standardisation enrolment reuses
+
+    def predict_proba_from(self, features: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        return 0.5 * (self.mlp.predict_proba_from(features, boxes) + self.cnn.predict_proba_from(features, boxes))
+
+
+def load_classifier(folder: str | Path, name: str) -> "GlyphMLP | GlyphPair":
+    """``name`` ('rank' or 'suit') from ``folder``: the MLP, paired with the CNN when its ONNX file is there."""
+    folder = Path(folder)
+    mlp = GlyphMLP.load(folder / f"reader_{name}.npz")
+    onnx = folder / f"reader_{name}_cnn.onnx"
+    if onnx.exists() and onnx.with_suffix(".json").exists():
+        return GlyphPair(mlp, GlyphCNN(onnx))
+    return mlp
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
