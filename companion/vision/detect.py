@@ -190,7 +190,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             # Face or back is the reader's call (a court card's art is not paper either).
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
             if n > 1.15 and corners:  # too big for one card: a tight fan, whose corners may read instead
-                det.corners += _corners(c, cw, i, scale)
+                det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
             continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
         if split:
@@ -205,7 +205,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             # Fanned face-down cards, or face-up ones whose paper the white mask mostly missed (court art on
             # top, a dim picture): the reader drops the back where a corner inside it reads.
             det.backs.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
-        det.corners += _corners(c, cw, i, scale)
+        det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
     if corners:
         det.backs += _loose_backs(other, mask, card_area, scale)
     return det
@@ -286,78 +286,123 @@ def _split_rect(rect, card_w: float, fill: float) -> list[np.ndarray] | None:
     return quads
 
 
-def _corners(contour: np.ndarray, cw: float, blob: int, scale: float) -> list[CornerCandidate]:
-    """Candidate index corners of a blob that is not one whole card (fanned pocket cards, overlaps): where a
-    straight stretch of the outline ends in a convex turn, each frame squared up on a line fitted to the whole
-    stretch.
+def _closed(contour: np.ndarray, k: int) -> np.ndarray:
+    """The blob's outline with notches narrower than k working pixels closed (index glyphs at a card's edge)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
+    cv2.drawContours(m, [contour], -1, 255, -1, offset=(k - x, k - y))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return max(cnts, key=cv2.contourArea) + np.array([x - k, y - k], np.int32)
 
-    In a fanned hand the lower card's visible corner is where one of its edges, seen over some length, ends:
-    the outline turns inwards along the card's other edge, for however little of it the card on top leaves
-    visible (a step a few pixels high is enough). An edge that ends in a concave turn, or runs straight on,
-    goes under another card there: no corner. The corner lies on the fitted line where the outline beyond the
-    end rises off it (past the start of a rounded corner's curve). Only one frame at a corner is unmirrored,
-    so each corner gives one candidate, with an upright index reading left to right along x.
+
+def _corners(contour: np.ndarray, cw: float, blob: int, scale: float) -> list[CornerCandidate]:
+    """Candidate index corners of a blob that is not one whole card (fanned pocket cards, overlaps), each frame
+    squared up on a line fitted to a whole straight stretch of the outline:
+
+    - two straight stretches that meet at a right angle, with at most a short bit of outline between them (a
+      rounded corner, a glyph at the card's edge notching the outline): the corner is where their lines meet.
+      The same on the blob's convex hull, which bridges the steps a fanned hand's edge makes where the lower
+      card's edge and the top card's run nearly in line;
+    - a stretch that ends in a convex turn, however small: in a fanned hand the lower card's visible corner is
+      where one of its edges ends and the outline turns inwards along its other edge, for however little of it
+      the card on top leaves visible. An edge that ends in a concave turn, or runs straight on, goes under
+      another card there: no corner. The corner lies on the fitted line where the outline has risen off it.
+
+    Only one frame at a corner is unmirrored, so each corner gives one candidate, with an upright index reading
+    left to right along x.
     """
+    out: list[CornerCandidate] = []
+
+    def add(o: np.ndarray, along: np.ndarray, nrm: np.ndarray) -> None:
+        xa, ya = (along, nrm) if along[0] * nrm[1] - along[1] * nrm[0] > 0 else (nrm, along)
+        if any(np.linalg.norm(o * scale - c.origin) < 0.05 * cw * scale and np.dot(xa, c.x_axis) > 0.99 * cw * scale
+               for c in out):
+            return
+        out.append(CornerCandidate(o * scale, xa * cw * scale, ya * cw * scale, blob))
+
+    hull = cv2.convexHull(contour)
+    for outline in (contour, hull):
+        dense, segs = _stretches(outline, cw)
+        n = len(dense)
+        paired = set()
+        for k, (a, b, c, u, nrm) in enumerate(segs):
+            a2, b2, c2, u2, nrm2 = segs[(k + 1) % len(segs)]
+            if len(segs) < 2 or (a2 - b) % n > 0.4 * cw or abs(float(np.dot(u, u2))) > 0.26:
+                continue
+            p = _meet((c, u), (c2, u2))
+            if p is None or np.dot(nrm2, -u) <= 0 or np.dot(nrm, u2) <= 0:  # a concave turn
+                continue
+            if not (-0.05 * cw < np.dot(p - dense[b % n], u) < 0.3 * cw
+                    and -0.05 * cw < np.dot(dense[a2 % n] - p, u2) < 0.3 * cw):
+                continue
+            add(p, -u, nrm) if b - a >= b2 - a2 else add(p, u2, nrm2)  # squared up on the longer edge
+            paired |= {(k, 1), ((k + 1) % len(segs), 0)}
+        if outline is hull:
+            break
+        reach = max(3, int(0.12 * cw))
+        for k, (a, b, c, u, nrm) in enumerate(segs):
+            for e, (end, step, along) in enumerate(((a, -1, u), (b, 1, -u))):
+                if (k, e) in paired:
+                    continue
+                # The outline beyond this end in the stretch's frame: t outwards along the line, h inwards off it.
+                beyond = dense[np.arange(end, end + step * reach, step) % n] - c
+                t, h = beyond @ -along, beyond @ nrm
+                turn = h > 0.03 * cw
+                if not turn.any() or (h < -0.03 * cw).any():
+                    continue
+                add(c - along * float(t[:int(np.argmax(turn)) + 1].max()), along, nrm)
+    return out
+
+
+def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[tuple]]:
+    """The outline evenly resampled one working pixel apart (a contour keeps only the ends of straight runs),
+    and its straight stretches at least a fifth of a card long: (start, end) indices into it (end may pass the
+    wrap-around), a point on the line fitted to the stretch less its (rounded) ends, the unit direction of
+    travel, and the normal pointing into the blob."""
     pts = contour.reshape(-1, 2).astype(np.float64)
-    # The outline evenly resampled, one working pixel apart (the contour keeps only the ends of straight runs).
     closed = np.vstack([pts, pts[:1]])
     arc = np.concatenate([[0], np.cumsum(np.linalg.norm(np.diff(closed, axis=0), axis=1))])
     s_pos = np.arange(0, arc[-1], 1.0)
     dense = np.stack([np.interp(s_pos, arc, closed[:, 0]), np.interp(s_pos, arc, closed[:, 1])], axis=1)
     n = len(dense)
     if n < 16:
-        return []
+        return dense, []
     dense32 = dense.astype(np.float32)
     poly = cv2.approxPolyDP(dense32.reshape(-1, 1, 2), max(1.0, 0.025 * cw), True).reshape(-1, 2)
     where = {(float(x), float(y)): i for i, (x, y) in enumerate(dense32)}
     vidx = sorted(where[(float(x), float(y))] for x, y in poly)
-    # Orientation of the outline: which side of the direction of travel the blob lies on.
     area2 = np.sum(dense[:, 0] * np.roll(dense[:, 1], -1) - np.roll(dense[:, 0], -1) * dense[:, 1])
-    side = 1.0 if area2 > 0 else -1.0
-    trim, reach = max(1, int(0.04 * cw)), max(3, int(0.12 * cw))
-    segs = []  # (start, end, point, unit direction of travel, inward normal) of the straight stretches
+    side = 1.0 if area2 > 0 else -1.0  # which side of the direction of travel the blob lies on
+    trim = max(1, int(0.04 * cw))
+    spans = []
     for a, b in zip(vidx, vidx[1:] + [vidx[0] + n]):
+        if b - a < 0.12 * cw:
+            continue
+        # Neighbouring pieces nearly in line are one stretch (a notch or a slight bend split them).
+        if spans and a - spans[-1][1] <= 2 * trim and _bend(dense, n, spans[-1], (a, b)) < 0.14:
+            spans[-1] = (spans[-1][0], b)
+        else:
+            spans.append((a, b))
+    if len(spans) > 1 and spans[0][0] + n - spans[-1][1] <= 2 * trim and _bend(dense, n, spans[-1], spans[0]) < 0.14:
+        spans[0] = (spans[-1][0] - n, spans[0][1])
+        spans.pop()
+    segs = []
+    for a, b in spans:
         if b - a < 0.2 * cw:
             continue
-        c, u = _line(dense[np.arange(a + trim, b - trim + 1) % n])  # the stretch less its (rounded) ends
-        if np.dot(u, dense[b % n] - dense[a]) < 0:
+        c, u = _line(dense[np.arange(a + trim, b - trim + 1) % n])
+        if np.dot(u, dense[b % n] - dense[a % n]) < 0:
             u = -u
         segs.append((a, b, c, u, side * np.array([-u[1], u[0]])))
-    out: list[CornerCandidate] = []
+    return dense, segs
 
-    def add(o: np.ndarray, along: np.ndarray, nrm: np.ndarray) -> None:
-        xa, ya = (along, nrm) if along[0] * nrm[1] - along[1] * nrm[0] > 0 else (nrm, along)
-        out.append(CornerCandidate(o * scale, xa * cw * scale, ya * cw * scale, blob))
 
-    # Two long edges that meet at a right angle, with at most a short stretch of outline between them (a
-    # rounded corner, a glyph at the card's edge notching the outline): the corner is where their lines meet.
-    paired = set()
-    for k, (a, b, c, u, nrm) in enumerate(segs):
-        a2, b2, c2, u2, nrm2 = segs[(k + 1) % len(segs)]
-        if len(segs) < 2 or (a2 - b) % n > 0.4 * cw or abs(float(np.dot(u, u2))) > 0.17:
-            continue
-        p = _meet((c, u), (c2, u2))
-        if p is None or np.dot(nrm2, -u) <= 0 or np.dot(nrm, u2) <= 0:  # a concave turn
-            continue
-        if not (-0.05 * cw < np.dot(p - dense[b % n], u) < 0.3 * cw
-                and -0.05 * cw < np.dot(dense[a2 % n] - p, u2) < 0.3 * cw):
-            continue
-        # Square the frame up on the longer edge.
-        add(p, -u, nrm) if b - a >= b2 - a2 else add(p, u2, nrm2)
-        paired |= {(k, 1), ((k + 1) % len(segs), 0)}
-    # An edge that ends in a convex turn, however small: the lower card of a fan.
-    for k, (a, b, c, u, nrm) in enumerate(segs):
-        for e, (end, step, along) in enumerate(((a, -1, u), (b, 1, -u))):
-            if (k, e) in paired:
-                continue
-            # The outline beyond this end, in the stretch's frame: t outwards along the line, h inwards off it.
-            beyond = dense[np.arange(end, end + step * reach, step) % n] - c
-            t, h = beyond @ -along, beyond @ nrm
-            turn = h > 0.03 * cw
-            if not turn.any() or (h < -0.03 * cw).any():
-                continue  # straight on, or a concave turn: the edge goes under another card
-            add(c - along * float(t[:int(np.argmax(turn)) + 1].max()), along, nrm)
-    return out
+def _bend(dense: np.ndarray, n: int, s1: tuple[int, int], s2: tuple[int, int]) -> float:
+    """Sine of the angle between two pieces of outline, from their end points."""
+    u = dense[s1[1] % n] - dense[s1[0] % n]
+    v = dense[s2[1] % n] - dense[s2[0] % n]
+    return abs(float(u[0] * v[1] - u[1] * v[0])) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-9)
 
 
 def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
