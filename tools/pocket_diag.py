@@ -94,7 +94,8 @@ def main(argv=None) -> int:
                 kind = "candidate ok, read " + ("none" if rr is None else f"{dec[0]} {dec[1]:.2f}")
                 why[f"{tag}: good candidate, not read"] += 1
             elif best is not None and best[0] < 0.1:
-                kind = f"candidate near ({best[0]:.2f}) but frame off x{angle(best[1].x_axis, xa):.0f} y{angle(best[1].y_axis, ya):.0f}"
+                off = f"x{angle(best[1].x_axis, xa):.0f} y{angle(best[1].y_axis, ya):.0f}"
+                kind = f"candidate near ({best[0]:.2f}) but frame off {off}"
                 why[f"{tag}: near candidate, wrong frame"] += 1
             else:
                 kind = f"no candidate (nearest {best[0]:.2f} cw)" if best else "no candidate (blob none)"
