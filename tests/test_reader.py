@@ -206,3 +206,61 @@ def test_docstring_examples(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _fanned_pair(codes: tuple[str, str], dx: float, angle: float, deck: str = HELD, card_w: float = 150,
+                 fan: float = 4.0) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Two cards on a green mat, the second on top of the first, shifted ``dx`` card widths along the first
+    card's top edge and turned ``fan`` degrees further (a pocket hand as players leave it)."""
+    import math
+
+    from companion.vision.synthetic import _paste, card_image
+
+    img = np.full((1000, 1400, 3), (48, 108, 30), np.uint8)
+    probe = card_image(deck, "AS")
+    card_h = card_w * probe.shape[0] / probe.shape[1]
+    local = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [card_w / 2, card_h / 2]
+    quads = []
+    for k, code in enumerate(codes):
+        a = math.radians(angle + fan * k)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        q = local @ rot.T + [700, 500] + rot @ [dx * card_w * k, 0]
+        _paste(img, card_image(deck, code), q)
+        quads.append(q)
+    return img, quads
+
+
+@pytest.mark.parametrize("angle", [20, 160])
+def test_reads_the_lower_card_of_a_fanned_pair(reader: Reader, angle: float) -> None:
+    """Only the lower card's near corner index shows; it is read, from a corner where its edge ends."""
+    img, quads = _fanned_pair(("7h", "Kc"), 0.3, angle)
+    reads = [r for r in reader.read_still(img) if r.code]
+    assert sorted(r.code for r in reads) == ["7h", "Kc"]
+    lower = next(r for r in reads if r.code == "7h")
+    assert np.linalg.norm(lower.centre - quads[0].mean(axis=0)) < 0.25 * 150  # the whole card extrapolated
+
+
+def test_a_covered_index_is_not_read(reader: Reader) -> None:
+    """The top card leaves only a sliver of the lower card, index hidden: that card is not named, nor another."""
+    for angle in (0, 20, 160):
+        img, _ = _fanned_pair(("7h", "Kc"), 0.06, angle)
+        assert [r.code for r in reader.read_still(img) if r.code and not r.face_down] in ([], ["Kc"])
+
+
+def test_corner_candidates_of_a_fanned_outline() -> None:
+    """A hand's outline where the lower card's top edge runs nearly in line with the top card's (a step of
+    a pixel): a candidate sits at the lower card's top-left corner, its frame along the card's edges."""
+    img = np.full((600, 800, 3), (40, 110, 40), np.uint8)
+    lower = np.array([[300, 200], [400, 200], [400, 340], [300, 340]], np.int32)
+    top = lower + [32, 1]
+    cv2.fillConvexPoly(img, lower, (250, 250, 250))
+    cv2.fillConvexPoly(img, top, (245, 245, 245))
+    cv2.polylines(img, [top], True, (120, 120, 120), 1)  # the top card's edge shows over the lower card
+    det = detect_cards(img, card_width_hint=100)
+    assert not det.quads
+    near = [c for c in det.corners if np.linalg.norm(c.origin - [300, 200]) < 5]
+    assert near, [c.origin for c in det.corners]
+    c = near[0]
+    assert np.allclose(c.x_axis / np.linalg.norm(c.x_axis), [1, 0], atol=0.03)
+    assert np.allclose(c.y_axis / np.linalg.norm(c.y_axis), [0, 1], atol=0.03)
+    assert abs(np.linalg.norm(c.x_axis) - 100) < 3

@@ -203,6 +203,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if fill > 0.86 and 1.22 < aspect < 1.62 and n < 1.45:
             # Face or back is the reader's call (a court card's art is not paper either).
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+            if n > 1.15 and corners:  # too big for one card: a tight fan, whose corners may read instead
+                det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
             continue
         if 1.22 < aspect < 1.62 and n < 1.45 and _notched_card(c, rect, card_area):
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
@@ -216,10 +218,11 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         bx, by, bw, bh = cv2.boundingRect(c)
         blob_mask = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(blob_mask, [c], -1, 255, -1, offset=(-bx, -by))
-        if float((paper[by:by + bh, bx:bx + bw][blob_mask > 0] > 0).mean()) < 0.25:  # fanned face-down cards
+        if float((paper[by:by + bh, bx:bx + bw][blob_mask > 0] > 0).mean()) < 0.25:
+            # Fanned face-down cards, or face-up ones whose paper the white mask mostly missed (court art on
+            # top, a dim picture): the reader drops the back where a corner inside it reads.
             det.backs.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
-            continue
-        det.corners += _corners(c, cw, i, scale, mask)
+        det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
     if corners:
         det.backs += _loose_backs(other, mask, card_area, scale)
         det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads])]
@@ -374,117 +377,123 @@ def _split_rect(rect, card_w: float, fill: float) -> list[np.ndarray] | None:
     return quads
 
 
-def _corners(contour: np.ndarray, cw: float, blob: int, scale: float, mask: np.ndarray) -> list[CornerCandidate]:
-    """Candidate index corners of a blob that is not one whole card (fanned pocket cards, overlaps).
+def _closed(contour: np.ndarray, k: int) -> np.ndarray:
+    """The blob's outline with notches narrower than k working pixels closed (index glyphs at a card's edge)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
+    cv2.drawContours(m, [contour], -1, 255, -1, offset=(k - x, k - y))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return max(cnts, key=cv2.contourArea) + np.array([x - k, y - k], np.int32)
 
-    Walking along the outline, a card corner is where the direction turns by about a right angle between
-    the stretch before and the stretch after (each a seventh of a card width, so a corner shows even when the
-    next card hides most of one of its edges). Cards are rectangles: the frame is squared up on the longer
-    visible edge, and it is the unmirrored one, so an upright index reads left to right along x.
+
+def _corners(contour: np.ndarray, cw: float, blob: int, scale: float) -> list[CornerCandidate]:
+    """Candidate index corners of a blob that is not one whole card (fanned pocket cards, overlaps), each frame
+    squared up on a line fitted to a whole straight stretch of the outline:
+
+    - two straight stretches that meet at a right angle, with at most a short bit of outline between them (a
+      rounded corner, a glyph at the card's edge notching the outline): the corner is where their lines meet.
+      The same on the blob's convex hull, which bridges the steps a fanned hand's edge makes where the lower
+      card's edge and the top card's run nearly in line;
+    - a stretch that ends in a convex turn, however small: in a fanned hand the lower card's visible corner is
+      where one of its edges ends and the outline turns inwards along its other edge, for however little of it
+      the card on top leaves visible. An edge that ends in a concave turn, or runs straight on, goes under
+      another card there: no corner. The corner lies on the fitted line where the outline has risen off it.
+
+    Only one frame at a corner is unmirrored, so each corner gives one candidate, with an upright index reading
+    left to right along x.
     """
+    out: list[CornerCandidate] = []
+
+    def add(o: np.ndarray, along: np.ndarray, nrm: np.ndarray) -> None:
+        xa, ya = (along, nrm) if along[0] * nrm[1] - along[1] * nrm[0] > 0 else (nrm, along)
+        if any(np.linalg.norm(o * scale - c.origin) < 0.05 * cw * scale and np.dot(xa, c.x_axis) > 0.99 * cw * scale
+               for c in out):
+            return
+        out.append(CornerCandidate(o * scale, xa * cw * scale, ya * cw * scale, blob))
+
+    hull = cv2.convexHull(contour)
+    for outline in (contour, hull):
+        dense, segs = _stretches(outline, cw)
+        n = len(dense)
+        paired = set()
+        for k, (a, b, c, u, nrm) in enumerate(segs):
+            a2, b2, c2, u2, nrm2 = segs[(k + 1) % len(segs)]
+            if len(segs) < 2 or (a2 - b) % n > 0.4 * cw or abs(float(np.dot(u, u2))) > 0.26:
+                continue
+            p = _meet((c, u), (c2, u2))
+            if p is None or np.dot(nrm2, -u) <= 0 or np.dot(nrm, u2) <= 0:  # a concave turn
+                continue
+            if not (-0.05 * cw < np.dot(p - dense[b % n], u) < 0.3 * cw
+                    and -0.05 * cw < np.dot(dense[a2 % n] - p, u2) < 0.3 * cw):
+                continue
+            add(p, -u, nrm) if b - a >= b2 - a2 else add(p, u2, nrm2)  # squared up on the longer edge
+            paired |= {(k, 1), ((k + 1) % len(segs), 0)}
+        if outline is hull:
+            break
+        reach = max(3, int(0.12 * cw))
+        for k, (a, b, c, u, nrm) in enumerate(segs):
+            for e, (end, step, along) in enumerate(((a, -1, u), (b, 1, -u))):
+                if (k, e) in paired:
+                    continue
+                # The outline beyond this end in the stretch's frame: t outwards along the line, h inwards off it.
+                beyond = dense[np.arange(end, end + step * reach, step) % n] - c
+                t, h = beyond @ -along, beyond @ nrm
+                turn = h > 0.03 * cw
+                if not turn.any() or (h < -0.03 * cw).any():
+                    continue
+                add(c - along * float(t[:int(np.argmax(turn)) + 1].max()), along, nrm)
+    return out
+
+
+def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[tuple]]:
+    """The outline evenly resampled one working pixel apart (a contour keeps only the ends of straight runs),
+    and its straight stretches at least a fifth of a card long: (start, end) indices into it (end may pass the
+    wrap-around), a point on the line fitted to the stretch less its (rounded) ends, the unit direction of
+    travel, and the normal pointing into the blob."""
     pts = contour.reshape(-1, 2).astype(np.float64)
-    if len(pts) < 8:
-        return []
-    seg = np.linalg.norm(np.diff(np.vstack([pts, pts[:1]]), axis=0), axis=1)
-    arc = np.concatenate([[0], np.cumsum(seg)])
-    total = arc[-1]
-    step = max(1.0, 0.03 * cw)
-    s_pos = np.arange(0, total, step)
-    idx = np.searchsorted(arc, s_pos, side="right") - 1
-    samples = pts[np.clip(idx, 0, len(pts) - 1)]
-    n = len(samples)
-    k = max(2, int(round(0.11 * cw / step)))
-    if n < 2 * k + 2:
-        return []
-    back = samples - np.roll(samples, k, axis=0)
-    fwd = np.roll(samples, -k, axis=0) - samples
-    nb = np.linalg.norm(back, axis=1) + 1e-9
-    nf = np.linalg.norm(fwd, axis=1) + 1e-9
-    sin = (back[:, 0] * fwd[:, 1] - back[:, 1] * fwd[:, 0]) / (nb * nf)
-    cos = (back * fwd).sum(axis=1) / (nb * nf)
-    # Orientation of the outline: the sign a convex turn has.
-    area2 = np.sum(pts[:, 0] * np.roll(pts[:, 1], -1) - np.roll(pts[:, 0], -1) * pts[:, 1])
-    convex = np.sign(area2) * sin > 0.7
-    straight = (nb > 0.8 * k * step) & (nf > 0.8 * k * step)  # the stretches are straight, not curled
-    score = np.where(convex & straight & (np.abs(cos) < 0.7), np.abs(sin), 0.0)
-    out: list[CornerCandidate] = []
-    hgt, wid = mask.shape[:2]
-    for i in np.argsort(-score):
-        if score[i] <= 0:
-            break
-        if any(np.linalg.norm(samples[i] - c.origin / scale) < 0.2 * cw for c in out):
+    closed = np.vstack([pts, pts[:1]])
+    arc = np.concatenate([[0], np.cumsum(np.linalg.norm(np.diff(closed, axis=0), axis=1))])
+    s_pos = np.arange(0, arc[-1], 1.0)
+    dense = np.stack([np.interp(s_pos, arc, closed[:, 0]), np.interp(s_pos, arc, closed[:, 1])], axis=1)
+    n = len(dense)
+    if n < 16:
+        return dense, []
+    dense32 = dense.astype(np.float32)
+    poly = cv2.approxPolyDP(dense32.reshape(-1, 1, 2), max(1.0, 0.025 * cw), True).reshape(-1, 2)
+    where = {(float(x), float(y)): i for i, (x, y) in enumerate(dense32)}
+    vidx = sorted(where[(float(x), float(y))] for x, y in poly)
+    area2 = np.sum(dense[:, 0] * np.roll(dense[:, 1], -1) - np.roll(dense[:, 0], -1) * dense[:, 1])
+    side = 1.0 if area2 > 0 else -1.0  # which side of the direction of travel the blob lies on
+    trim = max(1, int(0.04 * cw))
+    spans = []
+    for a, b in zip(vidx, vidx[1:] + [vidx[0] + n]):
+        if b - a < 0.12 * cw:
             continue
-        e1, e2 = -back[i] / nb[i], fwd[i] / nf[i]  # both pointing away from the corner, along its edges
-        # The corner itself: where the two edge lines meet (a rounded corner's turn lies inside it).
-        l1 = _line(samples[[(i - j) % n for j in range(k // 3, k + 1)]])
-        l2 = _line(samples[[(i + j) % n for j in range(k // 3, k + 1)]])
-        p = _meet(l1, l2)
-        if p is None or np.linalg.norm(p - samples[i]) > 0.12 * cw:
-            p = samples[i]
+        # Neighbouring pieces nearly in line are one stretch (a notch or a slight bend split them).
+        if spans and a - spans[-1][1] <= 2 * trim and _bend(dense, n, spans[-1], (a, b)) < 0.14:
+            spans[-1] = (spans[-1][0], b)
         else:
-            e1 = l1[1] if np.dot(l1[1], e1) > 0 else -l1[1]
-            e2 = l2[1] if np.dot(l2[1], e2) > 0 else -l2[1]
-        # Square the frame up on each edge in turn: where two cards meet, one of the edges is the other
-        # card's, and only the frame squared on the right one reads.
-        for along, other in ((e1, e2), (e2, e1)):
-            perp = np.array([-along[1], along[0]])
-            if np.dot(perp, other) < 0:
-                perp = -perp
-            if along[0] * perp[1] - along[1] * perp[0] > 0:
-                xa, ya = along, perp
-            else:
-                xa, ya = perp, along
-            out.append(CornerCandidate(p * scale, xa * cw * scale, ya * cw * scale, blob))
-        if len(out) >= 40:
-            break
-    out += _edge_ends(pts, cw, blob, scale, mask, [c.origin / scale for c in out])
-    return out
-
-
-def _edge_ends(pts: np.ndarray, cw: float, blob: int, scale: float, mask: np.ndarray,
-               taken: list[np.ndarray]) -> list[CornerCandidate]:
-    """More candidates: both ends of every straight stretch of outline at least a third of a card long. In a
-    fanned hand a lower card's corner often shows only as a small step at the end of its top edge, too short
-    for a turn to be seen; the edge itself, and its end, are clear."""
-    poly = cv2.approxPolyDP(pts.reshape(-1, 1, 2).astype(np.float32), max(1.0, 0.025 * cw), True)
-    poly = poly.reshape(-1, 2).astype(np.float64)
-    n = len(poly)
-    hgt, wid = mask.shape[:2]
-    out: list[CornerCandidate] = []
-
-    def inside(pt: np.ndarray) -> bool:
-        x, y = int(round(pt[0])), int(round(pt[1]))
-        return 0 <= x < wid and 0 <= y < hgt and mask[y, x] > 0
-
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        length = np.linalg.norm(b - a)
-        if length < 0.33 * cw:
+            spans.append((a, b))
+    if len(spans) > 1 and spans[0][0] + n - spans[-1][1] <= 2 * trim and _bend(dense, n, spans[-1], spans[0]) < 0.14:
+        spans[0] = (spans[-1][0] - n, spans[0][1])
+        spans.pop()
+    segs = []
+    for a, b in spans:
+        if b - a < 0.2 * cw:
             continue
-        u = (b - a) / length
-        for p, along in ((a, u), (b, -u)):
-            if any(np.linalg.norm(p - t) < 0.12 * cw for t in taken):
-                continue
-            nrm = np.array([-along[1], along[0]])
-            probe = p + along * 0.2 * cw
-            if not inside(probe + nrm * 0.1 * cw):
-                nrm = -nrm
-            if not inside(probe + nrm * 0.1 * cw) or inside(probe - nrm * 0.1 * cw):
-                continue
-            if along[0] * nrm[1] - along[1] * nrm[0] > 0:
-                xa, ya = along, nrm
-            else:
-                xa, ya = nrm, along
-            out.append(CornerCandidate(p * scale, xa * cw * scale, ya * cw * scale, blob))
-            taken.append(p)
-    return out
+        c, u = _line(dense[np.arange(a + trim, b - trim + 1) % n])
+        if np.dot(u, dense[b % n] - dense[a % n]) < 0:
+            u = -u
+        segs.append((a, b, c, u, side * np.array([-u[1], u[0]])))
+    return dense, segs
 
 
-def _line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(point on the line, unit direction) fitted to points."""
-    c = points.mean(axis=0)
-    _, _, vt = np.linalg.svd(points - c)
-    return c, vt[0]
+def _bend(dense: np.ndarray, n: int, s1: tuple[int, int], s2: tuple[int, int]) -> float:
+    """Sine of the angle between two pieces of outline, from their end points."""
+    u = dense[s1[1] % n] - dense[s1[0] % n]
+    v = dense[s2[1] % n] - dense[s2[0] % n]
+    return abs(float(u[0] * v[1] - u[1] * v[0])) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-9)
 
 
 def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
@@ -496,18 +505,10 @@ def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) ->
     return p + t * u
 
 
-def _run(samples: np.ndarray, i: int, direction: int, unit: np.ndarray, cw: float) -> float:
-    """How far the outline runs straight from sample i along ``unit`` (pixels, up to 1.5 card widths)."""
-    n = len(samples)
-    p = samples[i]
-    best = 0.0
-    for j in range(1, n // 2):
-        q = samples[(i + direction * j) % n]
-        d = q - p
-        along = float(np.dot(d, unit))
-        if abs(d[0] * unit[1] - d[1] * unit[0]) > 0.04 * cw + 1.5 or along < best - 1:
-            break
-        best = max(best, along)
-        if best > 1.5 * cw:
-            break
-    return best
+def _line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(point on the line, unit direction) fitted to points (least squares)."""
+    c = points.mean(axis=0)
+    d = points - c
+    sxx, syy, sxy = float(d[:, 0] @ d[:, 0]), float(d[:, 1] @ d[:, 1]), float(d[:, 0] @ d[:, 1])
+    a = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # the direction of largest spread
+    return c, np.array([np.cos(a), np.sin(a)])

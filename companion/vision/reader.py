@@ -35,6 +35,9 @@ SUITS = "cdhs"
 DEFAULT_THRESHOLD = 0.5
 OUTSET = 0.015  # card widths
 GUESSED_MARGIN = 0.2  # a corner guessed from an outline must clear the threshold by this much
+# A guessed corner that does not read is tried again a little further in along y and out along x (card widths):
+# a frame off by a pixel or two cuts a glyph at the patch border or takes in the card's edge.
+JITTER = ((0, 0), (0, 0.03), (-0.03, 0))
 
 
 def models_dir() -> Path:
@@ -219,6 +222,9 @@ class Reader:
                 continue
             if r.code not in best or r.confidence > best[r.code].confidence:
                 best[r.code] = r
+        if best:  # a whole "card" that did not read but holds cards read from their corners was a tight fan
+            out = [r for r in out if r.code is not None or r.face_down
+                   or not any(_inside(b.centre, r.quad) for b in best.values())]
         out += list(best.values())
         for quad in det.backs:
             if not any(_inside(quad.mean(axis=0), r.quad) for r in out):
@@ -268,13 +274,18 @@ class Reader:
     def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
         out: list[CardRead] = []
         for c in corners:
-            r = self.read_corner(image, c.origin, c.x_axis, c.y_axis, OUTSET, guessed=True)
-            if r is None:
-                continue
-            code, conf, alts = self.decide([r], guessed=True)
-            if code is None:
-                continue
-            if conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code):
+            for dx, dy in JITTER:
+                o = c.origin + dx * c.x_axis + dy * c.y_axis
+                r = self.read_corner(image, o, c.x_axis, c.y_axis, OUTSET, guessed=True)
+                if r is None:
+                    continue
+                code, conf, alts = self.decide([r], guessed=True)
+                if code is None:
+                    continue
+                if conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code):
+                    continue
+                break
+            else:
                 continue
             o, xa, ya = c.origin, c.x_axis, c.y_axis * CARD_ASPECT
             quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
@@ -300,14 +311,16 @@ class Reader:
 
     @staticmethod
     def _dedupe(corner_reads: list[CardRead], whole: list[CardRead], card_w: float) -> list[CardRead]:
-        """One read per card: corner reads whose extrapolated card coincides with a whole card or with a
-        better corner read are dropped."""
+        """One read per card: corner reads whose extrapolated card coincides with a read whole card or with
+        a better corner read are dropped. (A whole "card" that did not read may be a tight fan of two.)"""
         kept: list[CardRead] = []
         for r in sorted(corner_reads, key=lambda r: -r.confidence):
             c = r.centre
-            # The same card read whole, unless this corner's index lies outside that card (a card beneath it).
+            # The same card read whole, unless this corner's index lies outside that card (a card beneath it)
+            # or that 'card' did not read (a tight fan taken for one card).
             ib = r.index_box.mean(axis=0) if r.index_box is not None else c
-            if any(_inside(c, w.quad) and np.linalg.norm(c - w.centre) < 0.45 * card_w and _inside(ib, w.quad)
+            if any(w.code is not None and _inside(c, w.quad) and np.linalg.norm(c - w.centre) < 0.45 * card_w
+                   and _inside(ib, w.quad)
                    for w in whole):
                 continue
             if any(np.linalg.norm(c - k.centre) < 0.15 * card_w for k in kept):

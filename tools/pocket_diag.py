@@ -1,0 +1,118 @@
+"""Why pocket cards go unread: for every readable pocket card of some synthetic scenes, is there a candidate
+corner near its visible index, with the right frame; does that candidate read; and does the true frame read?
+
+    PYTHONPATH=. python tools/pocket_diag.py --deck byronknoll_vector --seeds 5000-5029 [-v]
+
+Tune on seeds and decks outside the benchmark's (seeds 9000-9029 of the held-out deck).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.vision_bench import score_scene  # noqa: E402
+from companion.vision.detect import detect_cards  # noqa: E402
+from companion.vision.reader import OUTSET, Reader  # noqa: E402
+from companion.vision.synthetic import render_scene  # noqa: E402
+
+
+def true_frame(card, corner: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Origin and axes (one card width long) of the corner whose index is ``corner`` ('tl' or 'br')."""
+    q = card.quad.astype(np.float64)
+    k = {"tl": 0, "tr": 1, "br": 2, "bl": 3}[corner]
+    o = q[k]
+    xa, ya = q[(k + 1) % 4] - o, q[(k - 1) % 4] - o
+    return o, xa, ya / np.linalg.norm(ya) * np.linalg.norm(xa)
+
+
+def angle(u: np.ndarray, v: np.ndarray) -> float:
+    return float(np.degrees(np.arccos(np.clip(np.dot(u, v) / np.linalg.norm(u) / np.linalg.norm(v), -1, 1))))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deck", default="byronknoll_vector")
+    ap.add_argument("--seeds", default="5000-5029")
+    ap.add_argument("-v", action="store_true", help="one line per missed card")
+    args = ap.parse_args(argv)
+    a, b = (int(s) for s in args.seeds.split("-"))
+    reader = Reader()
+    why = Counter()
+    tot = {"community": Counter(), "pocket": Counter()}
+    t_read = []
+    for seed in range(a, b + 1):
+        sc = render_scene(seed, size=(2028, 1520), deck=args.deck, jokers=False)
+        t = time.perf_counter()
+        det = detect_cards(sc.image)
+        reads = reader.read_still(sc.image, det)
+        t_read.append(time.perf_counter() - t)
+        cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+        s = score_scene(reads, sc.cards, cw)
+        for k in tot:
+            tot[k].update(s[k])
+        named = [r for r in reads if r.code and not r.face_down]
+        for card in sc.cards:
+            if card.zone == "community" or not card.face_up:
+                continue
+            vis = [k for k, ix in card.indices.items() if ix.visible_fraction >= 0.8]
+            if not vis:
+                continue
+            top = card.visible_fraction > 0.95
+            right = any(r.code == card.code and np.linalg.norm(r.centre - card.centre) < cw for r in named)
+            tag = "top" if top else "lower"
+            why[f"{tag} readable"] += 1
+            if right:
+                why[f"{tag} right"] += 1
+                continue
+            # The visible index with a candidate closest to its corner.
+            corner = min(vis, key=lambda k: min((np.linalg.norm(c.origin - true_frame(card, k)[0])
+                                                 for c in det.corners), default=1e9))
+            o, xa, ya = true_frame(card, corner)
+            # Nearest candidate and how its frame differs.
+            best = None
+            for c in det.corners:
+                d = np.linalg.norm(c.origin - o) / cw
+                if best is None or d < best[0]:
+                    best = (d, c)
+            good = [c for c in det.corners if np.linalg.norm(c.origin - o) < 0.1 * cw
+                    and angle(c.x_axis, xa) < 8 and angle(c.y_axis, ya) < 8]
+            r_true = reader.read_corner(sc.image, o, xa, ya, OUTSET, guessed=True)
+            dec_true = reader.decide([r_true], guessed=True) if r_true else (None, 0.0, ())
+            if good:
+                rr = reader.read_corner(sc.image, good[0].origin, good[0].x_axis, good[0].y_axis, OUTSET, guessed=True)
+                dec = reader.decide([rr], guessed=True) if rr else (None, 0.0, ())
+                kind = "candidate ok, read " + ("none" if rr is None else f"{dec[0]} {dec[1]:.2f}")
+                why[f"{tag}: good candidate, not read"] += 1
+            elif best is not None and best[0] < 0.1:
+                off = f"x{angle(best[1].x_axis, xa):.0f} y{angle(best[1].y_axis, ya):.0f}"
+                kind = f"candidate near ({best[0]:.2f}) but frame off {off}"
+                why[f"{tag}: near candidate, wrong frame"] += 1
+            else:
+                kind = f"no candidate (nearest {best[0]:.2f} cw)" if best else "no candidate (blob none)"
+                why[f"{tag}: no candidate"] += 1
+            ok_true = dec_true[0] == card.code
+            why[f"{tag}: true frame reads {'right' if ok_true else 'not'}"] += 1
+            if args.v:
+                print(f"seed {seed} {card.code} {tag} {corner}: {kind}; true frame -> {dec_true[0]} {dec_true[1]:.2f}")
+    for k in ("community", "pocket"):
+        c = tot[k]
+        print(f"{k}: readable {c['readable']} right {c['right']} ({100 * c['right'] / max(c['readable'], 1):.1f} %) "
+              f"wrong {c['wrong']}")
+    for k, v in sorted(why.items()):
+        print(f"  {k}: {v}")
+    print(f"read_still median {1000 * np.median(t_read):.0f} ms (2028x1520)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
