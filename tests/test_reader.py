@@ -264,3 +264,54 @@ def test_corner_candidates_of_a_fanned_outline() -> None:
     assert np.allclose(c.x_axis / np.linalg.norm(c.x_axis), [1, 0], atol=0.03)
     assert np.allclose(c.y_axis / np.linalg.norm(c.y_axis), [0, 1], atol=0.03)
     assert abs(np.linalg.norm(c.x_axis) - 100) < 3
+
+
+def test_shipped_cnn_classifiers_load_and_read_held_out_glyphs() -> None:
+    """models/ ships the CNNs (ONNX, run by cv2.dnn); the reader pairs them with the MLPs, and the rank CNN
+    alone reads the held-out deck's located rank glyphs."""
+    from companion.vision.reader import models_dir
+    from companion.vision.reader_glyph import glyph_box
+    from companion.vision.reader_model import GlyphCNN, GlyphPair, load_classifier
+
+    rank = load_classifier(models_dir(), "rank")
+    assert isinstance(rank, GlyphPair) and isinstance(rank.cnn, GlyphCNN)
+    right = located = 0
+    for code, patch in _held_out_crops(104, seed=3):
+        g = locate_index(patch)
+        if g is None:
+            continue
+        p = rank.cnn.predict_proba_from(np.zeros((1, 1)), glyph_box(g.rank)[None])
+        assert p.shape == (1, len(rank.classes)) and abs(float(p.sum()) - 1) < 1e-4
+        located += 1
+        right += rank.classes[int(p.argmax())] == code[0]
+    assert located >= 80 and right / located >= 0.85, (right, located)
+
+
+def test_pair_asks_the_cnn_only_about_glyphs_the_mlp_does_not_call_junk() -> None:
+    from companion.vision.reader_model import GlyphMLP, GlyphPair
+
+    classes = ["A", "K", "junk"]
+
+    class FixedMLP(GlyphMLP):
+        def __init__(self) -> None:
+            self.classes, self.mean, self.std = classes, np.zeros(1), np.ones(1)
+
+        def predict_proba_from(self, features, boxes):
+            return np.array([[0.9, 0.05, 0.05], [0.02, 0.03, 0.95]])
+
+    class CountingCNN:
+        def __init__(self) -> None:
+            self.classes, self.asked = classes, 0
+
+        def predict_proba_from(self, features, boxes):
+            self.asked += len(boxes)
+            return np.tile([0.5, 0.5, 0.0], (len(boxes), 1))
+
+    cnn = CountingCNN()
+    pair = GlyphPair(FixedMLP(), cnn)  # type: ignore[arg-type]
+    p = pair.predict_proba_from(np.zeros((2, 1)), np.zeros((2, 32, 32)))
+    assert cnn.asked == 1
+    assert np.allclose(p[0], [0.7, 0.275, 0.025]) and np.allclose(p[1], [0.02, 0.03, 0.95])
+    cnn.classes = ["K", "A", "junk"]
+    with pytest.raises(ValueError):
+        GlyphPair(FixedMLP(), cnn)  # type: ignore[arg-type]

@@ -289,9 +289,10 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
 def _speckled(other: np.ndarray, white: np.ndarray) -> bool:
     """More than 5 % of the table's pixels are off-colour specks (components under 50 pixels)? A plain
     mat, even under glare and a colour cast, stays under 1 %; carpet is around 15 %."""
-    _, _, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
-    specks = int(stats[1:, cv2.CC_STAT_AREA][stats[1:, cv2.CC_STAT_AREA] < 50].sum())
-    return specks > 0.05 * max(1, int(np.count_nonzero(white == 0)))
+    half = other[::2, ::2]  # every other pixel: a quarter of the cost, specks of 50 px are ~12 here
+    _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=8)
+    specks = int(stats[1:, cv2.CC_STAT_AREA][stats[1:, cv2.CC_STAT_AREA] < 13].sum())
+    return specks > 0.05 * max(1, int(np.count_nonzero(white[::2, ::2] == 0)))
 
 
 def _notched_card(contour: np.ndarray, rect, card_area: float) -> bool:

@@ -105,10 +105,11 @@ class Reader:
             h = g.rank_box[3]
             g.suit_box = (g.rank_box[0], g.rank_box[1] + h // 2, g.rank_box[2], h - h // 2)
         else:
-            rf = glyph_features(g.rank)
-            sf = glyph_features(g.suit)
-            pr = self.rank_model.predict_proba_from(rf[None], glyph_box(g.rank)[None])[0]
-            ps = self.suit_model.predict_proba_from(sf[None], glyph_box(g.suit)[None])[0]
+            rb, sb = glyph_box(g.rank), glyph_box(g.suit)
+            rf = glyph_features(g.rank, rb)
+            sf = glyph_features(g.suit, sb)
+            pr = self.rank_model.predict_proba_from(rf[None], rb[None])[0]
+            ps = self.suit_model.predict_proba_from(sf[None], sb[None])[0]
         rank_p = np.array([pr[rk.index(r)] for r in RANKS])
         suit_p = np.array([ps[sk.index(s)] for s in SUITS])
         joker = float(ps[sk.index("letter")] * pr[rk.index("J")])
@@ -150,7 +151,8 @@ class Reader:
             top, bottom = _trim(crop[:c]), _trim(crop[c:])
             if top is None or bottom is None:
                 continue
-            cands.append((glyph_features(top), glyph_features(bottom), glyph_box(top), glyph_box(bottom)))
+            tb, bb = glyph_box(top), glyph_box(bottom)
+            cands.append((glyph_features(top, tb), glyph_features(bottom, bb), tb, bb))
         if not cands:
             return None
         pr = self.rank_model.predict_proba_from(np.array([c[0] for c in cands]), np.array([c[2] for c in cands]))

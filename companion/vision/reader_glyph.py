@@ -201,11 +201,22 @@ def _crop(ink: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> 
     return (ink[y0:y1, x0:x1] * m[y0:y1, x0:x1]).astype(np.float32)
 
 
+def _peak(crop: np.ndarray) -> float:
+    """The 99th percentile of the ink (np.partition: np.percentile costs ten times more on these small crops)."""
+    if not crop.size:
+        return 0.0
+    flat = crop.ravel()
+    pos = 0.99 * (flat.size - 1)  # numpy's default ('linear') definition, so the features do not change
+    lo = int(pos)
+    hi = min(lo + 1, flat.size - 1)
+    part = np.partition(flat, (lo, hi))
+    return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))
+
+
 def glyph_box(crop: np.ndarray) -> np.ndarray:
     """One glyph crop (ink map) normalised: peak ink 1, aspect kept, centred in a ``GLYPH_BOX`` square."""
     h, w = crop.shape[:2]
-    peak = float(np.percentile(crop, 99)) if crop.size else 0.0
-    g = np.clip(crop / max(peak, 1e-3), 0, 1).astype(np.float32)
+    g = np.clip(crop / max(_peak(crop), 1e-3), 0, 1).astype(np.float32)
     inner = GLYPH_BOX - 4
     s = inner / max(h, w, 1)
     nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))
@@ -215,12 +226,13 @@ def glyph_box(crop: np.ndarray) -> np.ndarray:
     return box
 
 
-def glyph_features(crop: np.ndarray) -> np.ndarray:
-    """Fixed-length features of one glyph crop: HOG of the aspect-kept glyph, a stretched thumbnail, aspect."""
+def glyph_features(crop: np.ndarray, box: np.ndarray | None = None) -> np.ndarray:
+    """Fixed-length features of one glyph crop: HOG of the aspect-kept glyph, a stretched thumbnail, aspect.
+    ``box``: the crop's ``glyph_box`` when already made."""
     h, w = crop.shape[:2]
-    peak = float(np.percentile(crop, 99)) if crop.size else 0.0
-    g = np.clip(crop / max(peak, 1e-3), 0, 1).astype(np.float32)
-    box = glyph_box(crop)
+    g = np.clip(crop / max(_peak(crop), 1e-3), 0, 1).astype(np.float32)
+    if box is None:
+        box = glyph_box(crop)
     hog = _hog(box)
     thumb = cv2.resize(g, (12, 12), interpolation=cv2.INTER_AREA).ravel()
     aspect = np.array([np.log(max(w, 1) / max(h, 1))], np.float32)
