@@ -12,7 +12,10 @@ STRICT = ["companion/cards.py", "companion/evaluator.py", "companion/batch.py", 
           "companion/practice.py", "companion/cli/__init__.py", "companion/cli/judge_cmd.py",
           "companion/cli/play_cmd.py", "companion/cli/demo_cmd.py",
           "companion/vision/__init__.py", "companion/vision/sources.py", "companion/vision/synthetic.py",
-          "companion/vision/table.py", "companion/vision/zones.py"]
+          "companion/vision/table.py", "companion/vision/zones.py", "companion/vision/detect.py",
+          "companion/vision/reader.py", "companion/vision/reader_glyph.py", "companion/vision/reader_model.py",
+          "companion/vision/reader_layout.py", "companion/vision/enrol.py", "companion/vision/glyphs.py",
+          "companion/cli/vision_cmd.py"]
 
 
 def test_core_passes_mypy_strict():

@@ -14,11 +14,17 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion.cli import InputError
 
+if TYPE_CHECKING:
+    import numpy as np
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+    from companion.vision.reader import Reader
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = subparsers.add_parser("scan", help="read the cards in table pictures",
                               description="Find and read the cards in each picture.")
     p.add_argument("images", nargs="+", metavar="IMAGE")
@@ -52,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.set_defaults(func=run_calibrate)
 
 
-def _load(path: str):
+def _load(path: str) -> np.ndarray:
     import cv2
 
     if not Path(path).is_file():
@@ -63,7 +69,7 @@ def _load(path: str):
     return img
 
 
-def _reader(args):
+def _reader(args: argparse.Namespace) -> Reader:
     from companion.vision.enrol import EnrolError, EnrolledDeck
     from companion.vision.reader import Reader
 
@@ -83,7 +89,7 @@ def _r(v: float) -> float:
     return round(float(v), 1)
 
 
-def run_scan(args) -> int:
+def run_scan(args: argparse.Namespace) -> int:
     images = [(p, _load(p)) for p in args.images]
     reader = _reader(args)
     if args.zones:
@@ -119,7 +125,7 @@ def run_scan(args) -> int:
     return 0
 
 
-def run_enrol(args) -> int:
+def run_enrol(args: argparse.Namespace) -> int:
     from companion.vision.enrol import EnrolError, build_deck, check_name, collect, propose, read_labels
 
     try:
@@ -135,8 +141,9 @@ def run_enrol(args) -> int:
     except ValueError as exc:  # a bad card name in the labels file
         raise InputError(f"labels: {exc}") from None
     labelled = [c for c in seen if c.proposed]
-    rows = [{"image": c.image, "centre": [_r(v) for v in c.quad.mean(axis=0)], "proposed": c.proposed,
-             "generic": c.generic_code, "score": round(c.score, 3)} for c in seen]
+    rows: list[dict[str, Any]] = [{"image": c.image, "centre": [_r(v) for v in c.quad.mean(axis=0)],
+                                   "proposed": c.proposed, "generic": c.generic_code, "score": round(c.score, 3)}
+                                  for c in seen]
     if args.json:
         print(json.dumps({"deck": args.deck, "found": len(seen), "labelled": len(labelled), "cards": rows}, indent=1))
     else:
@@ -166,7 +173,7 @@ def _zones_path(arg: str | None) -> Path:
     return Path(base) / "gang-companion" / "zones.json"
 
 
-def run_calibrate(args) -> int:
+def run_calibrate(args: argparse.Namespace) -> int:
     try:
         from companion.vision import zones as Z
     except ImportError as exc:  # pragma: no cover - the zones module is part of the vision ring

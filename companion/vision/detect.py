@@ -15,9 +15,18 @@ crops from the full picture.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from cv2.typing import RotatedRect
+
+    # A paper blob: (contour, area, minimum-area rectangle, fill of that rectangle, its aspect ratio).
+    Blob = tuple[np.ndarray, float, RotatedRect, float, float]
+    # A straight stretch of outline: (start, end, point on its line, unit direction, inward normal).
+    Stretch = tuple[int, int, np.ndarray, np.ndarray, np.ndarray]
 
 CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 WORK_SIDE = 960  # the longer side of the low-resolution working image
@@ -66,11 +75,11 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     # Paper is also near the brightest of the picture: a light mat (sand, grey) falls under this floor.
     top = float(np.percentile(w[::4, ::4], 99.5))
     k3 = np.ones((3, 3), np.uint8)
-    high = (w > max(float(t), top - 65.0, 90.0)).astype(np.uint8) * 255
+    high: np.ndarray = (w > max(float(t), top - 65.0, 90.0)).astype(np.uint8) * 255
     high = cv2.morphologyEx(high, cv2.MORPH_OPEN, k3)
     # That floor also drops cards in shade or under a colour cast when a glare spot sets the brightest
     # level. Paper above the Otsu level whose outline is a sharp step is paper too; glare fades out softly.
-    low = (w > max(float(t), 90.0)).astype(np.uint8) * 255
+    low: np.ndarray = (w > max(float(t), 90.0)).astype(np.uint8) * 255
     low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3)
     step = cv2.morphologyEx(w, cv2.MORPH_GRADIENT, k3)
 
@@ -137,7 +146,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     table = np.median(sample, axis=0) if len(sample) else np.array([0, 128, 128])
     # L1 distance to the mat's colour (saturating at 255), with OpenCV: numpy's sum over the channel axis
     # costs ~15 ms here.
-    d0, d1, d2 = cv2.split(cv2.absdiff(lab, tuple(float(v) for v in table.astype(np.uint8)) + (0.0,)))
+    mat_colour = tuple(float(v) for v in table.astype(np.uint8)) + (0.0,)
+    diff = cv2.absdiff(lab, mat_colour)  # type: ignore[call-overload]  # OpenCV takes a Scalar here; its stub does not
+    d0, d1, d2 = cv2.split(diff)
     dist = cv2.add(cv2.add(d0, d1), d2)
     other = ((dist > 40) & (white == 0)).astype(np.uint8) * 255  # not mat, not paper: ink, backs, chips, rim
     # A speckled table (carpet, grainy wood) has no one colour: what differs from its median is its own
@@ -152,7 +163,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     area_img = small.shape[0] * small.shape[1]
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    blobs = []
+    blobs: list[Blob] = []
     for c in cnts:
         a = cv2.contourArea(c)
         if a < area_img * 0.0008 or a > area_img * 0.9:
@@ -295,7 +306,7 @@ def _speckled(other: np.ndarray, white: np.ndarray) -> bool:
     return specks > 0.05 * max(1, int(np.count_nonzero(white[::2, ::2] == 0)))
 
 
-def _notched_card(contour: np.ndarray, rect, card_area: float) -> bool:
+def _notched_card(contour: np.ndarray, rect: RotatedRect, card_area: float) -> bool:
     """One card whose paper outline big pips near the border notch (a 9 of clubs with a thin margin): its
     convex hull still fills its card-sized rectangle, where two overlapping cards' hull does not."""
     (rw, rh) = rect[1]
@@ -324,7 +335,7 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
     return out
 
 
-def _edge_estimate(blobs, area_img: float) -> float:
+def _edge_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     """Card width from fanned hands: the longest straight stretch of a hand's outline is the top card's long
     side. Round blobs (chips, glare) and huge ones (the mat's edge) do not count."""
     lengths = []
@@ -348,14 +359,14 @@ def _whiteness(white: np.ndarray, quad: np.ndarray) -> float:
     return float((paper[sel] > 0).mean()) if sel.any() else 0.0
 
 
-def _split_rect(rect, card_w: float, fill: float) -> list[np.ndarray] | None:
+def _split_rect(rect: RotatedRect, card_w: float, fill: float) -> list[np.ndarray] | None:
     """A rectangle of cards touching edge to edge (a community row, a grid of laid-out cards): split it into
     the i x j grid of card-sized, card-shaped pieces that fits best."""
     (rw, rh) = rect[1]
     box = cv2.boxPoints(rect)
     # Sides: box[0]->box[1] and box[1]->box[2], whatever OpenCV's angle convention.
     a, b, c = box[0].astype(np.float64), box[1].astype(np.float64), box[2].astype(np.float64)
-    la, lb = np.linalg.norm(b - a), np.linalg.norm(c - b)
+    la, lb = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
     best, best_err = None, 0.25
     for i in range(1, 9):
         for j in range(1, 9):
@@ -381,7 +392,7 @@ def _split_rect(rect, card_w: float, fill: float) -> list[np.ndarray] | None:
 def _closed(contour: np.ndarray, k: int) -> np.ndarray:
     """The blob's outline with notches narrower than k working pixels closed (index glyphs at a card's edge)."""
     x, y, w, h = cv2.boundingRect(contour)
-    m = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
+    m: np.ndarray = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
     cv2.drawContours(m, [contour], -1, 255, -1, offset=(k - x, k - y))
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -447,7 +458,7 @@ def _corners(contour: np.ndarray, cw: float, blob: int, scale: float) -> list[Co
     return out
 
 
-def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[tuple]]:
+def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[Stretch]]:
     """The outline evenly resampled one working pixel apart (a contour keeps only the ends of straight runs),
     and its straight stretches at least a fifth of a card long: (start, end) indices into it (end may pass the
     wrap-around), a point on the line fitted to the stretch less its (rounded) ends, the unit direction of
@@ -467,7 +478,7 @@ def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[tuple]]
     area2 = np.sum(dense[:, 0] * np.roll(dense[:, 1], -1) - np.roll(dense[:, 0], -1) * dense[:, 1])
     side = 1.0 if area2 > 0 else -1.0  # which side of the direction of travel the blob lies on
     trim = max(1, int(0.04 * cw))
-    spans = []
+    spans: list[tuple[int, int]] = []
     for a, b in zip(vidx, vidx[1:] + [vidx[0] + n]):
         if b - a < 0.12 * cw:
             continue
@@ -479,7 +490,7 @@ def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[tuple]]
     if len(spans) > 1 and spans[0][0] + n - spans[-1][1] <= 2 * trim and _bend(dense, n, spans[-1], spans[0]) < 0.14:
         spans[0] = (spans[-1][0] - n, spans[0][1])
         spans.pop()
-    segs = []
+    segs: list[Stretch] = []
     for a, b in spans:
         if b - a < 0.2 * cw:
             continue
@@ -503,7 +514,8 @@ def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) ->
     if abs(det) < 0.3:
         return None
     t = ((q - p)[0] * -v[1] - (q - p)[1] * -v[0]) / det
-    return p + t * u
+    out: np.ndarray = p + t * u
+    return out
 
 
 def _line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

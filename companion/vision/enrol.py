@@ -23,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence, cast
 
 import cv2
 import numpy as np
@@ -117,7 +117,7 @@ class EnrolledDeck:
     std: np.ndarray
     threshold: float = 0.5
     temperature: float = 0.05
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     def embed(self, features: np.ndarray) -> np.ndarray:
         """Glyph features standardised and unit length, then the index picture (already unit length); the
@@ -127,7 +127,8 @@ class EnrolledDeck:
         z = (f[:, :nf] - self.mean) / self.std
         z = z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-9)
         t = f[:, nf:]
-        return (np.concatenate([z, t], axis=1) / np.sqrt(2.0)).astype(np.float32)
+        out: np.ndarray = (np.concatenate([z, t], axis=1) / np.sqrt(2.0)).astype(np.float32)
+        return out
 
     def card_similarity(self, features: np.ndarray) -> np.ndarray:
         """Best cosine similarity of one corner to each card id (-1 where the deck has no prototype)."""
@@ -140,7 +141,7 @@ class EnrolledDeck:
         """Nearest prototypes decide (the reader asks only when its generic classifiers abstain); the generic
         scores break ties and cover cards the enrolment pictures missed (similarity counted as 0.5)."""
         feats = [r for r in reads if r.features is not None]
-        sims = np.mean([self.card_similarity(r.features) for r in feats], axis=0)[:N_STANDARD]
+        sims = np.mean([self.card_similarity(r.features) for r in feats if r.features is not None], axis=0)[:N_STANDARD]
         sims = np.where(sims < -0.5, 0.5, sims)
         generic = np.mean([r.card_scores() for r in feats], axis=0)
         score = sims / self.temperature + np.maximum(generic, -12.0)
@@ -252,7 +253,7 @@ def _quad_reads(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[list
             if r is not None:
                 reads.append(r)
         if reads:
-            s = float(sum(r.card_scores() for r in reads).max())
+            s = float(cast(np.ndarray, sum(r.card_scores() for r in reads)).max())  # reads is not empty: never 0
             if s > best_score:
                 best, best_start, best_score = reads, start, s
     return best, best_start

@@ -150,7 +150,7 @@ def suit_shape(suit: str, rng: np.random.Generator, size: int = 96) -> np.ndarra
     return img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
-def _paste(canvas: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
+def _paste(canvas: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, ...]) -> None:
     h, w = mask.shape
     H, W = canvas.shape[:2]
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
@@ -180,8 +180,8 @@ def _weight(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 HI = 3  # render at HI x the patch resolution
 
 
-def render_corner(rank_mask: np.ndarray, suit_mask: np.ndarray | None, rank_colour, suit_colour,
-                  rng: np.random.Generator, paper=None,
+def render_corner(rank_mask: np.ndarray, suit_mask: np.ndarray | None, rank_colour: tuple[int, ...],
+                  suit_colour: tuple[int, ...], rng: np.random.Generator, paper: tuple[float, ...] | None = None,
                   extra_letters: list[np.ndarray] | None = None) -> tuple[np.ndarray, float]:
     """Compose one corner (hi-res, ``HI`` x patch size) with a rank above a suit, placed at random.
     Returns the corner and the rank's height in card widths."""
@@ -247,13 +247,13 @@ def degrade(hi: np.ndarray, rng: np.random.Generator, card_px: tuple[float, floa
     # Small misregistration of the corner frame (the detector's quad is never exact).
     ang = rng.normal(0, 2.0)
     sc = rng.uniform(0.93, 1.07)
-    m = cv2.getRotationMatrix2D((0, 0), ang, sc)
+    m: np.ndarray = cv2.getRotationMatrix2D((0, 0), ang, sc)
     m[:, 2] += rng.normal(0, 0.012 * PATCH_PX * HI, 2)
     img = cv2.warpAffine(hi, m, (pw, ph), borderMode=cv2.BORDER_REPLICATE)
     # Camera resolution: the rank ends up index_px tall.
     card_w = max(rng.uniform(*card_px), 6.5 / max(rank_height_frac, 0.03))  # rank_height_frac: card widths
     f = min(1.0, card_w / (PATCH_PX * HI))
-    small = cv2.resize(img, (max(4, int(pw * f)), max(4, int(ph * f))), interpolation=cv2.INTER_AREA)
+    small: np.ndarray = cv2.resize(img, (max(4, int(pw * f)), max(4, int(ph * f))), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.1)).astype(np.float32)  # lens, focus
     # Colour cast (warm, cool, bluish), contrast loss, glare gradient, noise.
     cast = rng.uniform(0.88, 1.05, 3)
@@ -272,8 +272,11 @@ def degrade(hi: np.ndarray, rng: np.random.Generator, card_px: tuple[float, floa
     if rng.random() < 0.7:
         q = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, q])
-        small = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return cv2.resize(small, PATCH_SIZE, interpolation=cv2.INTER_LINEAR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG just encoded decodes
+        small = decoded
+    out: np.ndarray = cv2.resize(small, PATCH_SIZE, interpolation=cv2.INTER_LINEAR)
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -331,7 +334,7 @@ def random_font_corner(rng: np.random.Generator, fonts: list[str], sfonts: list[
     if rank == "J" and suit is None and rng.random() < 0.08:  # a joker's corner: J then letters
         word = "oker" if rng.random() < 0.5 else "OKER"
         letters = [m for m in (text_mask(font, ch) for ch in word) if m is not None]
-        ink = INK["h" if rng.random() < 0.5 else "s"][0]
+        ink: tuple[int, ...] = INK["h" if rng.random() < 0.5 else "s"][0]
         return (*render_corner(rm, None, ink, ink, rng, extra_letters=letters), "J", "x")
     suit = suit or SUITS[int(rng.integers(4))]
     if rng.random() < 0.45 and sfonts:
@@ -358,7 +361,7 @@ def junk_patch(rng: np.random.Generator, decks: tuple[str, ...]) -> np.ndarray:
         x0, y0 = rng.uniform(0.25, 0.6) * W, rng.uniform(0.2, 0.6) * H
         m = np.array([[s, 0, x0], [0, s, y0]], np.float32)
         return cv2.warpAffine(card, m, (pw, ph), flags=cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REFLECT)
-    canvas = np.empty((ph, pw, 3), np.uint8)
+    canvas: np.ndarray = np.empty((ph, pw, 3), np.uint8)
     canvas[:] = tuple(int(v) for v in rng.uniform(200, 255, 3))
     if kind < 0.7:
         for _ in range(int(rng.integers(1, 6))):

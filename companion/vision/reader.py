@@ -16,15 +16,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
-from companion.vision.reader_glyph import corner_patch, glyph_box, glyph_features, ink_map, locate_index
+from companion.vision.reader_glyph import IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index
 from companion.vision.reader_model import load_classifier
 
 if TYPE_CHECKING:
@@ -80,8 +81,8 @@ class Reader:
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
     # ---- one corner -------------------------------------------------------------------------------------
-    def read_corner(self, image: np.ndarray, origin, x_axis, y_axis, outset: float = 0.0,
-                    guessed: bool = False) -> CornerRead | None:
+    def read_corner(self, image: np.ndarray, origin: npt.ArrayLike, x_axis: npt.ArrayLike, y_axis: npt.ArrayLike,
+                    outset: float = 0.0, guessed: bool = False) -> CornerRead | None:
         """Read the index at one card corner. ``outset`` (card widths) starts the frame that much outside
         the corner, for corners guessed from an outline (which sit a little inside the card); ``guessed``
         reads such a corner more warily: glyphs cut by the patch border and run-together glyphs are not read."""
@@ -90,8 +91,8 @@ class Reader:
         patch = corner_patch(image, o, xa, ya)
         return self.read_patch(patch, o, xa, ya, guessed)
 
-    def read_patch(self, patch: np.ndarray, origin=None, x_axis=None, y_axis=None,
-                   guessed: bool = False) -> CornerRead | None:
+    def read_patch(self, patch: np.ndarray, origin: npt.ArrayLike | None = None, x_axis: npt.ArrayLike | None = None,
+                   y_axis: npt.ArrayLike | None = None, guessed: bool = False) -> CornerRead | None:
         g = locate_index(patch, whole_only=guessed)
         if g is None or (guessed and g.suit is None):
             return None
@@ -110,6 +111,7 @@ class Reader:
             sf = glyph_features(g.suit, sb)
             pr = self.rank_model.predict_proba_from(rf[None], rb[None])[0]
             ps = self.suit_model.predict_proba_from(sf[None], sb[None])[0]
+        assert g.suit_box is not None  # locate_index sets suit and suit_box together; a cut sets it above
         rank_p = np.array([pr[rk.index(r)] for r in RANKS])
         suit_p = np.array([ps[sk.index(s)] for s in SUITS])
         joker = float(ps[sk.index("letter")] * pr[rk.index("J")])
@@ -138,14 +140,14 @@ class Reader:
         feats = np.concatenate([rf, sf, t.astype(np.float32)])
         return CornerRead(rank_p, suit_p, joker, feats, red, box, centres)
 
-    def _cut_merged(self, g):
+    def _cut_merged(self, g: IndexGlyphs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """Rank and suit run together (a jumbo index whose rank touches its suit): try horizontal cuts and
         keep the one the classifiers like best, or None when no cut gives a rank over a suit."""
         crop = g.rank
         h = crop.shape[0]
         if h < 12 or h < 1.3 * crop.shape[1]:
             return None
-        cands = []
+        cands: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         for frac in (0.4, 0.47, 0.54, 0.61, 0.68):
             c = int(round(h * frac))
             top, bottom = _trim(crop[:c]), _trim(crop[c:])
@@ -177,7 +179,7 @@ class Reader:
 
     def _generic(self, reads: list[CornerRead]) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
         joker = float(np.mean([r.joker for r in reads]))
-        scores = sum(r.card_scores() for r in reads)
+        scores = cast(np.ndarray, sum(r.card_scores() for r in reads))  # reads is not empty: never sum's start 0
         p = np.exp(scores - scores.max())
         # Reads of both corners multiply; renormalise over the 52 cards, then discount junk mass.
         mass = float(np.mean([r.rank_p.sum() * r.suit_p.sum() for r in reads]))
@@ -218,7 +220,7 @@ class Reader:
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
         # again from a badly placed corner, not a second copy.
         named = {r.code for r in out if r.code}
-        best: dict[str, CardRead] = {}
+        best: dict[str | None, CardRead] = {}  # corner reads all name a card (_read_corners)
         for r in corner_reads:
             if r.code in named:
                 continue
@@ -335,7 +337,7 @@ class Reader:
         return detect_cards(frame, work_side=max(frame.shape[:2]), corners=False)
 
 
-def _ink_fits(suit: int, reads: list[CornerRead]) -> bool:
+def _ink_fits(suit: int | None, reads: list[CornerRead]) -> bool:
     """Hearts are red and spades are not, in every deck we know of (two-colour, four-colour with blue or
     orange diamonds and green or grey clubs). A heart in dark ink, or a red spade, is a misread suit."""
     red = float(np.mean([r.red for r in reads])) >= 0.5

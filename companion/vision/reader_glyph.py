@@ -46,7 +46,8 @@ def _hog(img: np.ndarray, cell: int = 8, bins: int = 9) -> np.ndarray:
     blocks /= np.sqrt((blocks ** 2).sum(axis=2, keepdims=True) + 1e-6)
     blocks = np.minimum(blocks, 0.2)
     blocks /= np.sqrt((blocks ** 2).sum(axis=2, keepdims=True) + 1e-6)
-    return blocks.ravel()
+    out: np.ndarray = blocks.ravel()
+    return out
 
 
 @dataclass
@@ -113,7 +114,7 @@ def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs
 def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
             erode: bool = False, whole_only: bool = False) -> IndexGlyphs | None:
     h, w = patch_bgr.shape[:2]
-    binary = (ink > thr).astype(np.uint8)
+    binary: np.ndarray = (ink > thr).astype(np.uint8)
     if erode:
         binary = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
@@ -190,7 +191,8 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
 def _members(labels: np.ndarray, n: int, ids: list[int]) -> np.ndarray:
     keep = np.zeros(n, bool)
     keep[ids] = True
-    return keep[labels]
+    out: np.ndarray = keep[labels]
+    return out
 
 
 def _crop(ink: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:

@@ -25,8 +25,8 @@ def deck_picture(deck: str) -> CardPicture:
 
 
 def layout_picture(deck: str | CardPicture, codes: Sequence[str], seed: int = 0, cols: int = 13,
-                   card_w: int = 150, gap: float = 0.18, mat=(48, 108, 30), camera: bool = True,
-                   jitter_deg: float = 3.0) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
+                   card_w: int = 150, gap: float = 0.18, mat: tuple[float, float, float] = (48, 108, 30),
+                   camera: bool = True, jitter_deg: float = 3.0) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
     """Cards in rows of ``cols`` on a mat; returns the BGR picture and (code, quad) per card."""
     rng = np.random.default_rng(seed)
     picture = deck_picture(deck) if isinstance(deck, str) else deck
@@ -34,7 +34,7 @@ def layout_picture(deck: str | CardPicture, codes: Sequence[str], seed: int = 0,
     card_h = int(card_w * 1.4)
     step_x, step_y = int(card_w * (1 + gap)), int(card_h * (1 + gap))
     W, H = cols * step_x + step_x // 2, rows * step_y + step_y // 2
-    img = np.empty((H, W, 3), np.float32)
+    img: np.ndarray = np.empty((H, W, 3), np.float32)
     img[:] = mat
     img += rng.normal(0, 4, (H, W, 1))
     truth = []
@@ -56,12 +56,15 @@ def layout_picture(deck: str | CardPicture, codes: Sequence[str], seed: int = 0,
         corners = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
         truth.append((code, (corners @ m[:, :2].T + m[:, 2]).astype(np.float32)))
     if camera:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.0))
+        blurred: np.ndarray = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.0))
+        img = blurred
         img *= rng.uniform(0.9, 1.05, 3)
         img += rng.normal(0, 2.5, img.shape)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if camera:
-        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG just encoded decodes
+        out = decoded
     return out, truth
 
 
@@ -83,6 +86,7 @@ def font_card(font_path: str, code: str, ink: tuple[int, int, int] | None = None
     half = np.zeros((H, W, 3), np.uint8)
     half[:] = 250
     rh = int(index_height * W)
+    assert rm is not None, f"{font_path} has no glyph for {G.RANK_TEXT[rank]!r}"  # _fit would fail on None too
     rmask = G._fit(rm, rh)
     if rmask.shape[1] > 0.22 * W:
         rmask = cv2.resize(rmask, (int(0.22 * W), rh))

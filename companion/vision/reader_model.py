@@ -36,14 +36,19 @@ class GlyphMLP:
 
     def save(self, path: str | Path) -> None:
         arrays = {f"w{i}": w.astype(np.float16 if w.ndim == 2 else np.float32) for i, w in enumerate(self.weights)}
-        np.savez_compressed(str(path), mean=self.mean, std=self.std, classes=np.array(self.classes), **arrays)
+        # numpy's stub also matches **arrays against savez_compressed's allow_pickle: bool; passing
+        # allow_pickle explicitly would save an array of that name on numpy versions without the keyword
+        # (pyproject allows numpy 1.24), so the stub is overruled here.
+        np.savez_compressed(str(path), mean=self.mean, std=self.std, classes=np.array(self.classes),
+                            **arrays)  # type: ignore[arg-type]  # see above: the ** values are arrays, not flags
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         h = (np.atleast_2d(x).astype(np.float32) - self.mean) / self.std
         w1, b1, w2, b2, w3, b3 = self.weights
         h = np.maximum(h @ w1 + b1, 0)
         h = np.maximum(h @ w2 + b2, 0)
-        return h @ w3 + b3
+        out: np.ndarray = h @ w3 + b3
+        return out
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
         return softmax(self.logits(x))
@@ -105,7 +110,8 @@ def load_classifier(folder: str | Path, name: str) -> "GlyphMLP | GlyphPair":
 def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
 
 
 def train_mlp(x: np.ndarray, y: np.ndarray, classes: list[str], hidden: tuple[int, int] = (192, 96),
