@@ -315,3 +315,25 @@ def test_pair_asks_the_cnn_only_about_glyphs_the_mlp_does_not_call_junk() -> Non
     cnn.classes = ["K", "A", "junk"]
     with pytest.raises(ValueError):
         GlyphPair(FixedMLP(), cnn)  # type: ignore[arg-type]
+
+
+def test_a_damaged_cnn_file_leaves_the_mlp_reading(tmp_path) -> None:
+    """A broken ONNX file (a bad copy to the Pi, a power cut while updating) must not stop the table."""
+    import shutil
+
+    from companion.vision.reader import models_dir
+    from companion.vision.reader_model import GlyphMLP, load_classifier
+
+    for f in models_dir().glob("reader_*"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "reader_rank_cnn.onnx").write_bytes(b"not an onnx model")
+    (tmp_path / "reader_suit_cnn.json").write_text('{"classes": ["c", "d"]}')  # classes that do not match
+    with pytest.warns(UserWarning, match="MLP alone"):
+        rank = load_classifier(tmp_path, "rank")
+    with pytest.warns(UserWarning, match="MLP alone"):
+        suit = load_classifier(tmp_path, "suit")
+    assert type(rank) is GlyphMLP and type(suit) is GlyphMLP
+    img, _ = layout_picture(HELD, ["Kd"], seed=3, cols=1)
+    with pytest.warns(UserWarning):
+        reader = Reader(tmp_path)
+    assert [r.code for r in reader.read_still(img)] == ["Kd"]

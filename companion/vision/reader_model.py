@@ -98,12 +98,24 @@ class GlyphPair:
 
 
 def load_classifier(folder: str | Path, name: str) -> "GlyphMLP | GlyphPair":
-    """``name`` ('rank' or 'suit') from ``folder``: the MLP, paired with the CNN when its ONNX file is there."""
+    """``name`` ('rank' or 'suit') from ``folder``: the MLP, paired with the CNN when its ONNX file is there.
+    A CNN file that cannot be used (damaged, from another training run) is reported with a warning and the
+    MLP reads alone: the table keeps working."""
+    import json
+    import warnings
+
+    import cv2
+
     folder = Path(folder)
     mlp = GlyphMLP.load(folder / f"reader_{name}.npz")
     onnx = folder / f"reader_{name}_cnn.onnx"
     if onnx.exists() and onnx.with_suffix(".json").exists():
-        return GlyphPair(mlp, GlyphCNN(onnx))
+        try:
+            pair = GlyphPair(mlp, GlyphCNN(onnx))
+            pair.cnn.predict_proba_from(np.zeros((1, 1), np.float32), np.zeros((1, 32, 32), np.float32))
+            return pair
+        except (cv2.error, OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+            warnings.warn(f"{onnx.name} cannot be used ({exc}); reading with the MLP alone", stacklevel=2)
     return mlp
 
 
