@@ -337,3 +337,16 @@ def test_a_damaged_cnn_file_leaves_the_mlp_reading(tmp_path) -> None:
     with pytest.warns(UserWarning):
         reader = Reader(tmp_path)
     assert [r.code for r in reader.read_still(img)] == ["Kd"]
+
+
+def test_a_court_card_whose_index_reads_a_rank_is_never_called_face_down(reader: Reader) -> None:
+    """Queens of a small-index deck whose picture frame touches the index: the card may stay unread (the crew
+    confirms it), but a face-up card is not reported as a back, and its halves' 'backs' do not replace it."""
+    from companion.vision.synthetic import render_scene
+
+    for seed, code in ((5009, "Qc"), (5017, "Qh")):
+        sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+        card = next(c for c in sc.cards if c.code == code)
+        near = [r for r in reader.read_still(sc.image)
+                if np.linalg.norm(r.centre - card.quad.mean(axis=0)) < 0.5 * np.linalg.norm(card.quad[1] - card.quad[0])]
+        assert near and not any(r.face_down for r in near), [(r.code, r.face_down) for r in near]

@@ -206,7 +206,7 @@ class Reader:
             if read.code is None and not read.face_down:
                 # Two cards touching along their long sides look like one card 1.43 times too big.
                 halves = [self._read_quad(image, q) for q in _halves(quad)]
-                if any(h.code is not None for h in halves):
+                if any(h.code is not None and not h.face_down for h in halves):
                     out += halves
                     continue
             out.append(read)
@@ -270,7 +270,7 @@ class Reader:
         if len(reads) < 2 and (both or conf < self.threshold + GUESSED_MARGIN):
             code = None
         ordered = np.roll(q, -start, axis=0).astype(np.float32)
-        if code is None and _looks_like_back(image, ordered):
+        if code is None and not any(_names_a_rank(r) for r in reads) and _looks_like_back(image, ordered):
             return CardRead(BACK, 0.6, ordered, "none", True)
         return CardRead(code, conf, ordered, "tl" if reads else "none", False,
                         index_box=reads[0].box if reads else None, alternatives=alts)
@@ -335,6 +335,12 @@ class Reader:
     def watch(self, frame: np.ndarray) -> Detection:
         """The cheap per-frame pass of the watch loop: where the cards are, no reading."""
         return detect_cards(frame, work_side=max(frame.shape[:2]), corners=False)
+
+
+def _names_a_rank(r: CornerRead) -> bool:
+    """The corner holds an index whose rank reads at 0.5 or more: a face, unread or not. A court card's
+    picture is not paper either, but a back has no index."""
+    return float(r.rank_p.max()) >= 0.5
 
 
 def _ink_fits(suit: int | None, reads: list[CornerRead]) -> bool:
