@@ -10,6 +10,7 @@ plain card face whose index is set in any font, to measure the reader on decks n
 
 from __future__ import annotations
 
+import zlib
 from typing import Callable, Sequence
 
 import cv2
@@ -82,7 +83,8 @@ def font_card(font_path: str, code: str, ink: tuple[int, int, int] | None = None
     rm = G.text_mask(font_path, G.RANK_TEXT[rank])
     sm = G.text_mask(suit_font, G.SUIT_CHAR[suit]) if suit_font else None
     if sm is None:
-        sm = G.suit_shape(suit, np.random.default_rng(hash(code) % 1000))
+        # A stable seed (str hashes change with every process): the same card gets the same drawn suit.
+        sm = G.suit_shape(suit, np.random.default_rng(zlib.crc32(code.encode()) % 1000))
     half = np.zeros((H, W, 3), np.uint8)
     half[:] = 250
     rh = int(index_height * W)
