@@ -51,7 +51,7 @@ class Detection:
     backs: list[np.ndarray] = field(default_factory=list)  # card-shaped, not white: face-down candidates
     # Card-shaped outlines found from edges alone (cards in shade, on clutter): read, and kept only if they read.
     edge_quads: list[np.ndarray] = field(default_factory=list)
-    textured: bool = False  # the table is speckled (carpet, grainy wood): face-down cards are not looked for
+    textured: bool = False  # the table is speckled (carpet, grainy wood): its specks are opened away first
     card_width: float = 0.0  # typical card short side, full-resolution pixels (0 when no card seen)
     scale: float = 1.0  # full-resolution pixels per working pixel
 
@@ -151,8 +151,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     d0, d1, d2 = cv2.split(diff)
     dist = cv2.add(cv2.add(d0, d1), d2)
     other = ((dist > 40) & (white == 0)).astype(np.uint8) * 255  # not mat, not paper: ink, backs, chips, rim
-    # A speckled table (carpet, grainy wood) has no one colour: what differs from its median is its own
-    # texture, not ink or backs. Then only paper makes cards, and no face-down card is guessed from colour.
+    # A speckled table (carpet, grainy wood) has no one colour: what differs from its median is mostly its own
+    # texture, not ink or backs.
     det.textured = _speckled(other, white)
     if det.textured:  # keep only solid off-colour regions (a back, a chip), not the texture's specks
         other = cv2.morphologyEx(other, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
@@ -201,8 +201,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
             det.edge_quads = [q * scale for q in edge_quads(small, [])]
             if det.edge_quads:
-                det.card_width = float(np.median([min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
-                                                  for q in det.edge_quads]))
+                det.card_width = float(np.median([_short_side(q) for q in det.edge_quads]))
         return det
     card_area = cw * cw * CARD_ASPECT
     det.card_width = cw * scale
@@ -244,8 +243,7 @@ def measure_card_width(image: np.ndarray) -> tuple[float, int]:
     """A card's short side in pixels of ``image``, from the whole cards lying apart in it (calibration: lay a
     few cards face up), and how many cards that median is over; (0.0, 0) when no lone card is seen."""
     det = detect_cards(image)
-    sides = [min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
-             for q in det.quads + det.edge_quads]
+    sides = [_short_side(q) for q in det.quads + det.edge_quads]
     if not sides:
         return 0.0, 0
     sides.sort()
@@ -255,12 +253,17 @@ def measure_card_width(image: np.ndarray) -> tuple[float, int]:
     return float(np.median(singles)), len(singles)
 
 
+def _short_side(quad: np.ndarray) -> float:
+    """The shorter of a card outline's two sides (pixels), for a rectangle given corner by corner."""
+    return min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+
+
 def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
     """Card outlines from edges, for cards the paper mask misses: a card in the shade next to a sunlit spot,
-    a card on a speckled carpet or among clutter. A region enclosed by edges whose convex hull is a card-shaped
-    quadrilateral, at least ``MIN_CARD_SIDE`` of the picture's longer side across, with a light, even margin just inside its
-    border, is proposed; the reader keeps it only when its corners read. Outlines inside ``known`` quads are
-    skipped."""
+    a card on a speckled carpet or among clutter. A region enclosed by edges that fills at least half of its
+    convex hull, whose hull fills a card-shaped rectangle at least ``MIN_CARD_SIDE`` of the picture's longer
+    side across, is proposed; the reader keeps it only when both its corners read. Outlines whose centre lies
+    inside ``known`` quads are skipped."""
     h, w = small.shape[:2]
     side = max(h, w)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)

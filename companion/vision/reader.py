@@ -347,9 +347,9 @@ def _ink_fits(suit: int | None, reads: list[CornerRead]) -> bool:
     """Hearts are red and spades are not, in every deck we know of (two-colour, four-colour with blue or
     orange diamonds and green or grey clubs). A heart in dark ink, or a red spade, is a misread suit."""
     red = float(np.mean([r.red for r in reads])) >= 0.5
-    if suit == 2:  # hearts (suit index order c, d, h, s)
+    if suit == SUITS.index("h"):
         return red
-    if suit == 3:
+    if suit == SUITS.index("s"):
         return not red
     return True
 
