@@ -208,10 +208,10 @@ def test_docstring_examples(name: str) -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def _fanned_pair(codes: tuple[str, str], dx: float, angle: float, deck: str = HELD, card_w: float = 150,
-                 fan: float = 4.0) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Two cards on a green mat, the second on top of the first, shifted ``dx`` card widths along the first
-    card's top edge and turned ``fan`` degrees further (a pocket hand as players leave it)."""
+def _fanned_pair(codes: tuple[str, ...], dx: float, angle: float, deck: str = HELD, card_w: float = 150,
+                 fan: float = 4.0, dy: float = 0.0) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Cards on a green mat, each on top of the one before, shifted ``dx`` card widths along the first card's
+    top edge (and ``dy`` down its side) and turned ``fan`` degrees further (a pocket hand as players leave it)."""
     import math
 
     from companion.vision.synthetic import _paste, card_image
@@ -224,7 +224,7 @@ def _fanned_pair(codes: tuple[str, str], dx: float, angle: float, deck: str = HE
     for k, code in enumerate(codes):
         a = math.radians(angle + fan * k)
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        q = local @ rot.T + [700, 500] + rot @ [dx * card_w * k, 0]
+        q = local @ rot.T + [700, 500] + rot @ [dx * card_w * k, dy * card_w * k]
         _paste(img, card_image(deck, code), q)
         quads.append(q)
     return img, quads
@@ -245,6 +245,51 @@ def test_a_covered_index_is_not_read(reader: Reader) -> None:
     for angle in (0, 20, 160):
         img, _ = _fanned_pair(("7h", "Kc"), 0.06, angle)
         assert [r.code for r in reader.read_still(img) if r.code and not r.face_down] in ([], ["Kc"])
+
+
+@pytest.mark.parametrize("deck", [HELD, "byronknoll_vector"])
+@pytest.mark.parametrize("angle", [0, 20, 160, 250])
+def test_the_middle_card_of_three_is_read_from_its_index(reader: Reader, deck: str, angle: float) -> None:
+    """The middle card of a fan of three shows its index but no corner of its outline (the outline steps from
+    the lower card's edge to the top card's): it is read from its rank-over-suit glyph pair (index_search)."""
+    img, quads = _fanned_pair(("7h", "8c", "Kc"), 0.22, angle, deck=deck, fan=3.0, dy=0.05)
+    reader.search_indices = False
+    try:
+        without = sorted(r.code for r in reader.read_still(img) if r.code and not r.face_down)
+    finally:
+        reader.search_indices = True
+    reads = [r for r in reader.read_still(img) if r.code and not r.face_down]
+    assert without == ["7h", "Kc"]  # what the outline's corners alone find: the test exercises the search
+    assert sorted(r.code for r in reads) == ["7h", "8c", "Kc"]
+    middle = next(r for r in reads if r.code == "8c")
+    assert np.linalg.norm(middle.centre - quads[1].mean(axis=0)) < 0.25 * 150  # the card extrapolated in place
+
+
+def test_index_frames_square_up_on_the_card(reader: Reader) -> None:
+    """A frame found from the middle card's glyph pair lies along that card's edges, its origin near the
+    card's corner, and reads the card."""
+    from companion.vision.index_search import index_frames
+
+    angle, fan = 20.0, 3.0
+    img, quads = _fanned_pair(("7h", "8c", "Kc"), 0.22, angle, fan=fan, dy=0.05)
+    det = detect_cards(img)
+    frames = [f for h in det.hands for f in index_frames(img, h, det.card_width)]
+    q = quads[1]
+    near = [f for f in frames if min(np.linalg.norm(f.origin - c) for c in q) < 0.1 * 150]
+    assert near
+    a = np.radians(angle + fan)
+    f = near[0]
+    assert abs(float(np.dot(f.x_axis / np.linalg.norm(f.x_axis), [np.cos(a), np.sin(a)]))) > 0.99
+    r = reader.read_corner(img, f.origin, f.x_axis, f.y_axis, guessed=True)
+    assert r is not None and reader.decide([r], guessed=True)[0] == "8c"
+
+
+def test_a_covered_middle_index_names_no_card(reader: Reader) -> None:
+    """Three cards fanned so tightly that only the top card's index shows: the search names nothing else."""
+    for deck in (HELD, "byronknoll_vector"):
+        for angle in (0, 20, 160, 250):
+            img, _ = _fanned_pair(("7h", "8c", "Kc"), 0.06, angle, deck=deck, fan=2.0)
+            assert [r.code for r in reader.read_still(img) if r.code and not r.face_down] in ([], ["Kc"])
 
 
 def test_corner_candidates_of_a_fanned_outline() -> None:

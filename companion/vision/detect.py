@@ -51,6 +51,9 @@ class Detection:
     backs: list[np.ndarray] = field(default_factory=list)  # card-shaped, not white: face-down candidates
     # Card-shaped outlines found from edges alone (cards in shade, on clutter): read, and kept only if they read.
     edge_quads: list[np.ndarray] = field(default_factory=list)
+    # Outlines (full-resolution pixels) of paper regions that are not one whole card: fanned hands, overlaps.
+    # Their corner indices are also searched for directly (``index_search``).
+    hands: list[np.ndarray] = field(default_factory=list)
     textured: bool = False  # the table is speckled (carpet, grainy wood): its specks are opened away first
     card_width: float = 0.0  # typical card short side, full-resolution pixels (0 when no card seen)
     scale: float = 1.0  # full-resolution pixels per working pixel
@@ -215,6 +218,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
             if n > 1.15 and corners:  # too big for one card: a tight fan, whose corners may read instead
                 det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
+                det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
             continue
         if 1.22 < aspect < 1.62 and n < 1.45 and _notched_card(c, rect, card_area):
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
@@ -233,6 +237,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             # top, a dim picture): the reader drops the back where a corner inside it reads.
             det.backs.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
         det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
+        det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
     if corners:
         det.backs += _loose_backs(other, mask, card_area, scale)
         det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads])]

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
+from companion.vision.index_search import index_frames
 from companion.vision.reader_glyph import IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index
 from companion.vision.reader_model import load_classifier
 
@@ -77,6 +78,8 @@ class Reader:
         self.threshold = threshold
         # A card's short side over the picture's width, measured at calibration; None: estimated per picture.
         self.card_width_frac: float | None = None
+        # Look for corner indices inside hands directly, where no outline corner leads to them (index_search).
+        self.search_indices = True
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
@@ -217,6 +220,8 @@ class Reader:
             if read.code is not None and not read.face_down:
                 out.append(read)
         corner_reads = self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
+        if self.search_indices and det.hands:
+            corner_reads += self._read_indices(image, det.hands, det.card_width, out, corner_reads)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
         # again from a badly placed corner, not a second copy.
         named = {r.code for r in out if r.code}
@@ -294,6 +299,33 @@ class Reader:
             o, xa, ya = c.origin, c.x_axis, c.y_axis * CARD_ASPECT
             quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
             out.append(CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts))
+        return out
+
+    def _read_indices(self, image: np.ndarray, hands: list[np.ndarray], card_w: float, whole_reads: list[CardRead],
+                      corner_reads: list[CardRead]) -> list[CardRead]:
+        """Cards of the hands read from rank-over-suit glyph pairs that no read so far explains: not inside a
+        card read whole (its pips), not at an index already read."""
+        whole = [r.quad for r in whole_reads if r.code is not None and not r.face_down]
+        boxes = [r.index_box.mean(axis=0) for r in whole_reads + corner_reads
+                 if r.code is not None and r.index_box is not None]
+        out: list[CardRead] = []
+        for hand in hands:
+            for f in index_frames(image, hand, card_w):
+                if any(np.linalg.norm(f.rank_centre - b) < 0.12 * card_w for b in boxes):
+                    continue
+                if any(_inside(f.rank_centre, q) for q in whole):
+                    continue
+                r = self.read_corner(image, f.origin, f.x_axis, f.y_axis, 0.0, guessed=True)
+                if r is None:
+                    continue
+                code, conf, alts = self.decide([r], guessed=True)
+                if code is None or (conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code)):
+                    continue
+                o, xa, ya = f.origin, f.x_axis, f.y_axis * CARD_ASPECT
+                quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
+                out.append(CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts))
+                if r.box is not None:
+                    boxes.append(r.box.mean(axis=0))
         return out
 
     @staticmethod

@@ -1,0 +1,182 @@
+"""Find corner indices directly: rank-over-suit glyph pairs inside a hand of fanned cards.
+
+A lower card in a fanned hand may show its corner index with no corner of its outline to be seen (the middle
+card of three, a corner the card above nearly covers), so the outline's corners (``detect._corners``) miss it.
+The index itself still shows: a rank glyph with the suit glyph just below it, about as big as each other and
+about their own height apart. Such pairs are found as ink components in a crop of the hand scaled to
+``WORK_CW`` pixels per card width; each pair gives a card frame (y from the rank down to the suit, squared up on
+the nearest straight edge of the hand), which the reader reads like any other guessed corner.
+
+What else makes such pairs is cut down before anything is read: the suit must be a solid, squarish blob (not
+the broken stroke of a picture frame), big pips sit further apart than their own size, a pair must run along
+an edge of the hand, and the card's corner, up and left of its index, must show (up and left of a pip, or of a
+suit taken for the rank, is the card itself). The table between the cards is told from ink by its colour.
+The reader then reads only the frames no other read explains (``Reader._read_indices``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_CW = 120  # working crop: pixels per card width
+GLYPH_MIN, GLYPH_MAX = 0.055, 0.24  # an index glyph's longer side, card widths
+MARGIN = 0.045  # the frame starts this far above and left of the rank glyph, card widths
+CORNER_REACH = 0.22  # card widths up and left of the rank glyph's centre: beyond the card's corner
+SNAP_DEG = 10.0  # a pair's axis must run within this of a straight edge of the hand, and takes its direction
+MAT_DIST = 40  # Lab L1 distance from the table's colour below which a pixel is table, not ink
+EDGE_GAP = -0.02  # an index glyph's centre lies at least this far inside the hand's hull, card widths
+HULL_GROW = 0.1  # the hand's hull is searched with half this margin around it, card widths
+CROP_PAD = 0.05  # the crop reaches this far beyond the outline's bounding box, card widths
+
+
+@dataclass
+class IndexFrame:
+    """A corner frame for ``Reader.read_corner``: ``origin`` and ``x_axis``/``y_axis`` one card width long,
+    full-resolution pixels; ``rank_centre`` where the rank glyph is."""
+
+    origin: np.ndarray
+    x_axis: np.ndarray
+    y_axis: np.ndarray
+    rank_centre: np.ndarray
+
+
+@dataclass
+class HandInk:
+    """A hand's crop at ``WORK_CW`` pixels per card width: its ink (binary), where the crop starts in the
+    picture, and the hand's outline and hull in crop pixels."""
+
+    binary: np.ndarray
+    origin: tuple[int, int]
+    outline: np.ndarray
+    hull: np.ndarray
+
+
+def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk | None:
+    """The ink inside (and just around) a hand: darker than the local paper, not the table's colour."""
+    if card_w < 8:
+        return None
+    k = WORK_CW / card_w
+    pad = int(CROP_PAD * card_w)
+    bx, by, bw, bh = cv2.boundingRect(outline.astype(np.float32))
+    x0, y0 = max(bx - pad, 0), max(by - pad, 0)
+    x1, y1 = min(bx + bw + pad, image.shape[1]), min(by + bh + pad, image.shape[0])
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    size = (max(1, int(round((x1 - x0) * k))), max(1, int(round((y1 - y0) * k))))
+    src = image[y0:y1, x0:x1]
+    if k < 0.4:  # a cheap nearest-neighbour step to twice the size first, as detect does
+        src = cv2.resize(src, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_NEAREST)
+    crop = cv2.resize(src, size, interpolation=cv2.INTER_AREA)
+    work_outline = ((outline - (x0, y0)) * k).reshape(-1, 1, 2).astype(np.float32)
+    # The hand's convex hull: an index at a card's edge notches the paper outline, the hull takes it in.
+    hull = cv2.convexHull(work_outline)
+    mask = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(hull.reshape(-1, 2)).astype(np.int32)], 255)
+    # An index at the very edge of a hand may lie a little outside even the hull (the paper outline is found at
+    # low resolution and ink notches it): take in a margin; the table there is told apart by its colour.
+    grow = int(HULL_GROW * WORK_CW) | 1
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    # Ink against the local paper: each channel's local maximum is the paper there (glare and shade vary
+    # across a hand), any channel darker than it is ink (black, red, orange, grey or bluish).
+    r = int(0.12 * WORK_CW)
+    paper = cv2.dilate(crop, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1)))
+    diff = cv2.subtract(paper, crop)
+    ink = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
+    level = cv2.max(cv2.max(paper[:, :, 0], paper[:, :, 1]), paper[:, :, 2])
+    binary = ((ink.astype(np.float32) > 0.3 * np.maximum(level.astype(np.float32), 60.0)) & (mask > 0))
+    # The table showing between the cards is darker than the paper too, and would join an index at a card's
+    # edge to itself: what has the table's colour (the crop's colour outside the hull) is not ink.
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    outside = lab[::3, ::3][mask[::3, ::3] == 0]
+    if len(outside) >= 20:
+        mat = np.median(outside, axis=0)
+        dist = np.abs(lab.astype(np.int16) - mat.astype(np.int16)).sum(axis=2)
+        binary &= dist > MAT_DIST
+    return HandInk(binary.astype(np.uint8), (x0, y0), work_outline, hull)
+
+
+def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[IndexFrame]:
+    """Frames of every rank-over-suit glyph pair inside ``outline`` (a hand's outline, full-resolution pixels),
+    both ways round (which glyph is the rank is the classifiers' call)."""
+    ink = hand_ink(image, outline, card_w)
+    if ink is None:
+        return []
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink.binary, connectivity=8)
+    lo, hi = GLYPH_MIN * WORK_CW, GLYPH_MAX * WORK_CW
+    side = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)
+    keep = (side >= lo) & (side <= hi) & (stats[:, 4] >= 0.15 * lo * lo)
+    keep[0] = False  # the background
+    ids = [int(i) for i in np.flatnonzero(keep)
+           if cv2.pointPolygonTest(ink.hull, (float(cents[i][0]), float(cents[i][1])), True) >= EDGE_GAP * WORK_CW]
+    if len(ids) < 2:
+        return []
+    g = np.array(ids)
+    # A suit is a solid, squarish blob (the broken stroke of a picture frame or a card's edge is not).
+    solid = (np.minimum(stats[g, 2], stats[g, 3]) >= 0.5 * side[g]) & (stats[g, 4] >= 0.3 * stats[g, 2] * stats[g, 3])
+    # Pairs about as big as each other and about their own size apart (big pips are further apart).
+    pts = cents[g]
+    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    big = np.maximum(side[g][:, None], side[g][None])
+    small = np.minimum(side[g][:, None], side[g][None])
+    ok = (small >= 0.4 * big) & (dist >= 0.55 * big) & (dist <= 1.6 * big) & solid[None, :]  # [rank, suit]
+    edges = _edge_angles(ink.outline)
+    corner = CORNER_REACH * WORK_CW
+    out: list[IndexFrame] = []
+    for a, b in zip(*np.nonzero(ok)):
+        axes = _axes(pts[b] - pts[a], edges)
+        if axes is None:
+            continue
+        xa, ya = axes
+        # The card's corner lies up and left of its index, and shows (else the index would not): a point
+        # beyond it is off the hand, or at its very edge. Up and left of a suit taken for the rank, or of a pip,
+        # is the card itself.
+        beyond = pts[a] - corner * (xa + ya)
+        if cv2.pointPolygonTest(ink.outline, (float(beyond[0]), float(beyond[1])), True) > 0.04 * WORK_CW:
+            continue
+        o = _origin(labels, stats, int(g[a]), xa, ya)
+        if o is None:
+            continue
+        scale = card_w / WORK_CW
+        at = np.array(ink.origin, np.float64)
+        out.append(IndexFrame(at + o * scale, xa * card_w, ya * card_w, at + pts[a] * scale))
+    return out
+
+
+def _axes(v: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Unit x and y of a card whose index has its suit ``v`` below the rank, squared up on the nearest edge
+    direction of the hand; None when no edge runs within ``SNAP_DEG`` of it (pips and art at odd angles)."""
+    ang = float(np.degrees(np.arctan2(v[1], v[0])))
+    if not len(edges):
+        return None
+    # Card edges run at these angles (mod 90); the glyph centres are only roughly one above the other.
+    diff = (edges - ang + 45.0) % 90.0 - 45.0
+    j = int(np.argmin(np.abs(diff)))
+    if abs(diff[j]) > SNAP_DEG:
+        return None
+    ang += float(diff[j])
+    y = np.array([np.cos(np.radians(ang)), np.sin(np.radians(ang))])
+    return np.array([y[1], -y[0]]), y
+
+
+def _origin(labels: np.ndarray, stats: np.ndarray, rank: int, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """The frame's origin (working pixels): ``MARGIN`` above and left of the rank glyph's extent along x, y."""
+    bx, by, bw, bh = (int(v) for v in stats[rank, :4])
+    ys, xs = np.nonzero(labels[by:by + bh, bx:bx + bw] == rank)
+    if not len(xs):
+        return None
+    u = (xs + bx) * x[0] + (ys + by) * x[1]
+    w = (xs + bx) * y[0] + (ys + by) * y[1]
+    out: np.ndarray = x * (float(u.min()) - MARGIN * WORK_CW) + y * (float(w.min()) - MARGIN * WORK_CW)
+    return out
+
+
+def _edge_angles(outline: np.ndarray) -> np.ndarray:
+    """Directions (degrees) of the outline's straight pieces at least a fifth of a card long."""
+    poly = cv2.approxPolyDP(outline.reshape(-1, 1, 2).astype(np.float32), 0.03 * WORK_CW, True).reshape(-1, 2)
+    seg = np.roll(poly, -1, axis=0) - poly
+    long = np.linalg.norm(seg, axis=1) >= 0.2 * WORK_CW
+    out: np.ndarray = np.degrees(np.arctan2(seg[long, 1], seg[long, 0]))
+    return out
