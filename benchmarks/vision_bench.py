@@ -1,8 +1,9 @@
 """Card reader benchmark: how many cards it reads right, how often it names a card that is not there, how fast.
 
-    /tmp/venv/bin/python -m benchmarks.vision_bench            # about 3-5 minutes on one core
-    /tmp/venv/bin/python benchmarks/vision_bench.py --quick    # fewer scenes
-    ... --json bench.json                                      # also write the figures
+    .venv/bin/python -m benchmarks.vision_bench                 # about 10 minutes on one core
+    .venv/bin/python -m benchmarks.vision_bench --quick         # fewer scenes
+    .venv/bin/python -m benchmarks.vision_bench --timing-only   # only the time per still (run on an idle machine)
+    ... --json bench.json                                       # also write the figures
 
 Measured on data the reader never trained on:
 
@@ -237,20 +238,28 @@ def timing(reader: Reader, deck: str, n: int = 5, reps: int = 5) -> dict:
     if isinstance(reader.rank_model, GlyphPair) and isinstance(reader.suit_model, GlyphPair):
         peer = Reader(reader.model_dir, threshold=reader.threshold)
         peer.rank_model, peer.suit_model = reader.rank_model.mlp, reader.suit_model.mlp  # type: ignore[assignment]
-    still, peer_still, watch = [], [], []
+    # The same reader without the index search (index_search), the peer for what the search costs.
+    bare = Reader(reader.model_dir, threshold=reader.threshold)
+    bare.rank_model, bare.suit_model = reader.rank_model, reader.suit_model
+    bare.search_indices = False
+    still, peer_still, bare_still, watch = [], [], [], []
     for i in range(n):
         sc = render_scene(7000 + i, deck=deck, n_community=5, n_seats=4)
         reader.read_still(sc.image)  # warm caches (first colour conversions build their tables)
-        best, best_peer = [], []
+        best, best_peer, best_bare = [], [], []
         for _ in range(reps):
             t = time.perf_counter()
             reader.read_still(sc.image)
             best.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            bare.read_still(sc.image)
+            best_bare.append(time.perf_counter() - t)
             if peer is not None:
                 t = time.perf_counter()
                 peer.read_still(sc.image)
                 best_peer.append(time.perf_counter() - t)
         still.append(min(best) * 1000)
+        bare_still.append(min(best_bare) * 1000)
         if best_peer:
             peer_still.append(min(best_peer) * 1000)
         lo, _ = sc.lores((640, 480))
@@ -258,6 +267,8 @@ def timing(reader: Reader, deck: str, n: int = 5, reps: int = 5) -> dict:
     out = {"still_ms_median": float(np.median(still)), "still_ms_max": float(np.max(still)),
            "watch_ms_median": float(np.median(watch)), "still_size": "4056x3040", "watch_size": "640x480",
            "scenes": n, "reps": reps}
+    out["no_index_search_still_ms_median"] = float(np.median(bare_still))
+    out["ratio_to_no_index_search"] = float(np.median(np.array(still) / np.array(bare_still)))
     if peer_still:
         out["mlp_only_still_ms_median"] = float(np.median(peer_still))
         out["ratio_to_mlp_only"] = float(np.median(np.array(still) / np.array(peer_still)))
@@ -293,6 +304,7 @@ def main(argv=None) -> int:
     ap.add_argument("--models", metavar="DIR", help="reader models to measure (default: models/)")
     ap.add_argument("--seed0", type=int, default=9000,
                     help="first scene seed (9000: the measurement scenes; tune on others, e.g. 5000)")
+    ap.add_argument("--timing-only", action="store_true", help="only the time per still and watch frame")
     args = ap.parse_args(argv)
     n = args.scenes or (6 if args.quick else 30)
     cv2.setNumThreads(1)
@@ -300,6 +312,11 @@ def main(argv=None) -> int:
     res: dict = {"deck": args.deck, "scenes": n, "seed0": args.seed0,
                  "classifiers": type(reader.rank_model).__name__}
     res["timing"] = timing(reader, args.deck, 2 if args.quick else 5, 3 if args.quick else 5)
+    if args.timing_only:
+        _print_timing(res["timing"])
+        if args.json:
+            Path(args.json).write_text(json.dumps(res, indent=1))
+        return 0
     res["generic"] = synthetic(reader, n, args.deck, seed0=args.seed0)
     enrolled, res["enrolment"] = enrolled_reader(reader, args.deck)
     res["enrolled"] = synthetic(enrolled, n, args.deck, seed0=args.seed0)
@@ -343,16 +360,21 @@ def main(argv=None) -> int:
     j = res["jokers"]
     print(f"jokers: {j.get('right', 0)}/{j['jokers']} read right, {j.get('other_joker', 0)} as the other joker, "
           f"{j.get('named_a_card', 0)} as another card, {j.get('not_named', 0)} not named")
-    t = res["timing"]
+    _print_timing(res["timing"])
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1))
+    return 0
+
+
+def _print_timing(t: dict) -> None:
     print(f"time on one core (fastest of {t['reps']} runs per scene, median over {t['scenes']} scenes): still "
           f"{t['still_size']} {t['still_ms_median']:.0f} ms (slowest scene {t['still_ms_max']:.0f}); watch frame "
           f"{t['watch_size']} {t['watch_ms_median']:.1f} ms")
     if "ratio_to_mlp_only" in t:
         print(f"  peer in the same run, the MLPs without the CNNs: {t['mlp_only_still_ms_median']:.0f} ms; "
               f"ratio {t['ratio_to_mlp_only']:.2f}")
-    if args.json:
-        Path(args.json).write_text(json.dumps(res, indent=1))
-    return 0
+    print(f"  peer in the same run, no index search in hands: {t['no_index_search_still_ms_median']:.0f} ms; "
+          f"ratio {t['ratio_to_no_index_search']:.2f}")
 
 
 if __name__ == "__main__":
