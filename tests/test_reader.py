@@ -292,6 +292,15 @@ def test_a_covered_middle_index_names_no_card(reader: Reader) -> None:
             assert [r.code for r in reader.read_still(img) if r.code and not r.face_down] in ([], ["Kc"])
 
 
+def test_a_sliver_over_a_suit_is_not_read_at_a_guessed_corner(reader: Reader) -> None:
+    """A frame that cuts a glyph leaves a thin bar over the suit; a bare bar classifies as a J or a 1, so at a
+    guessed corner a 'rank' much shorter than the suit below it is not read."""
+    patch = np.full((PATCH_SIZE[1], PATCH_SIZE[0], 3), 245, np.uint8)
+    cv2.rectangle(patch, (30, 14), (32, 27), (20, 20, 20), -1)  # a sliver 3 x 14
+    cv2.circle(patch, (26, 56), 14, (20, 20, 20), -1)  # a suit-sized blob below it, 29 tall
+    assert reader.read_patch(patch, guessed=True) is None
+
+
 def test_corner_candidates_of_a_fanned_outline() -> None:
     """A hand's outline where the lower card's top edge runs nearly in line with the top card's (a step of
     a pixel): a candidate sits at the lower card's top-left corner, its frame along the card's edges."""

@@ -78,7 +78,7 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
     # An index at the very edge of a hand may lie a little outside even the hull (the paper outline is found at
     # low resolution and ink notches it): take in a margin; the table there is told apart by its colour.
     grow = int(HULL_GROW * WORK_CW) | 1
-    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8))
     # Ink against the local paper: each channel's local maximum is the paper there (glare and shade vary
     # across a hand), any channel darker than it is ink (black, red, orange, grey or bluish).
     r = int(0.12 * WORK_CW)
@@ -86,16 +86,18 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
     diff = cv2.subtract(paper, crop)
     ink = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
     level = cv2.max(cv2.max(paper[:, :, 0], paper[:, :, 1]), paper[:, :, 2])
-    binary = ((ink.astype(np.float32) > 0.3 * np.maximum(level.astype(np.float32), 60.0)) & (mask > 0))
+    floor = (np.maximum(level, 60).astype(np.uint16) * 3 // 10).astype(np.uint8)  # 30 % of the paper's level
+    binary = cv2.bitwise_and(cv2.compare(ink, floor, cv2.CMP_GT), mask)
     # The table showing between the cards is darker than the paper too, and would join an index at a card's
     # edge to itself: what has the table's colour (the crop's colour outside the hull) is not ink.
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-    outside = lab[::3, ::3][mask[::3, ::3] == 0]
+    outside = lab[::4, ::4][mask[::4, ::4] == 0]
     if len(outside) >= 20:
-        mat = np.median(outside, axis=0)
-        dist = np.abs(lab.astype(np.int16) - mat.astype(np.int16)).sum(axis=2)
-        binary &= dist > MAT_DIST
-    return HandInk(binary.astype(np.uint8), (x0, y0), work_outline, hull)
+        mat = tuple(float(v) for v in np.median(outside, axis=0)) + (0.0,)
+        d0, d1, d2 = cv2.split(cv2.absdiff(lab, mat))  # type: ignore[call-overload]  # a Scalar; the stub says no
+        far = cv2.add(cv2.add(d0, d1), d2)
+        binary = cv2.bitwise_and(binary, cv2.compare(far, np.full_like(far, MAT_DIST), cv2.CMP_GT))
+    return HandInk((binary > 0).astype(np.uint8), (x0, y0), work_outline, hull)
 
 
 def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[IndexFrame]:
@@ -162,7 +164,9 @@ def _axes(v: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
 
 
 def _origin(labels: np.ndarray, stats: np.ndarray, rank: int, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
-    """The frame's origin (working pixels): ``MARGIN`` above and left of the rank glyph's extent along x, y."""
+    """The frame's origin (working pixels): ``MARGIN`` above and left of the rank glyph's extent along x, y.
+    (Not of a glyph beside it: in a fanned hand that is as often the index of the card beneath as the '1' of a
+    '10'. A frame that cuts a '10' leaves a sliver the reader does not read, ``MIN_RANK_OVER_SUIT``.)"""
     bx, by, bw, bh = (int(v) for v in stats[rank, :4])
     ys, xs = np.nonzero(labels[by:by + bh, bx:bx + bw] == rank)
     if not len(xs):

@@ -40,6 +40,7 @@ GUESSED_MARGIN = 0.2  # a corner guessed from an outline must clear the threshol
 # A guessed corner that does not read is tried again a little further in along y and out along x (card widths):
 # a frame off by a pixel or two cuts a glyph at the patch border or takes in the card's edge.
 JITTER = ((0, 0), (0, 0.03), (-0.03, 0))
+MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
 
 
 def models_dir() -> Path:
@@ -99,6 +100,8 @@ class Reader:
         g = locate_index(patch, whole_only=guessed)
         if g is None or (guessed and g.suit is None):
             return None
+        if guessed and g.suit_box is not None and g.rank_box[3] < MIN_RANK_OVER_SUIT * g.suit_box[3]:
+            return None  # a sliver of a glyph the frame cut, not a rank: a bare bar passes for a J or a 1
         rk = self.rank_model.classes
         sk = self.suit_model.classes
         if g.suit is None:
