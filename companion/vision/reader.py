@@ -250,6 +250,7 @@ class Reader:
         found from edges alone may be part of a hand)."""
         q = quad.astype(np.float64)
         best = None
+        tried: dict[int, CornerRead | None] = {}
         for start in range(4):  # each corner as the printed top-left; opposite corners pair up
             o = q[start]
             xa = q[(start + 1) % 4] - o
@@ -258,7 +259,7 @@ class Reader:
                 continue
             w = np.linalg.norm(xa)
             ya = ya / np.linalg.norm(ya) * w
-            r = self.read_corner(image, o, xa, ya)
+            r = tried[start] = self.read_corner(image, o, xa, ya)
             if r is not None:
                 best = (r, start) if best is None or r.card_scores().max() > best[0].card_scores().max() else best
         reads = []
@@ -267,11 +268,14 @@ class Reader:
             start = best[1]
             reads.append(best[0])
             opp = (start + 2) % 4  # the opposite corner, rotated 180 degrees, should agree
-            o = q[opp]
-            xa = q[(opp + 1) % 4] - o
-            ya = q[(opp - 1) % 4] - o
-            ya = ya / np.linalg.norm(ya) * np.linalg.norm(xa)
-            r2 = self.read_corner(image, o, xa, ya)
+            if opp in tried:  # a portrait card's two index corners were both read above
+                r2 = tried[opp]
+            else:
+                o = q[opp]
+                xa = q[(opp + 1) % 4] - o
+                ya = q[(opp - 1) % 4] - o
+                ya = ya / np.linalg.norm(ya) * np.linalg.norm(xa)
+                r2 = self.read_corner(image, o, xa, ya)
             if r2 is not None:
                 reads.append(r2)
         code, conf, alts = self.decide(reads)
