@@ -239,7 +239,10 @@ class Reader:
                    or not any(_inside(b.centre, r.quad) for b in best.values())]
         out += list(best.values())
         for quad in det.backs:
-            if not any(_inside(quad.mean(axis=0), r.quad) for r in out):
+            # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
+            if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
+                                                              and _inside(r.index_box.mean(axis=0), quad))
+                       for r in out):
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
         return out
 
