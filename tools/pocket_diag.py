@@ -1,5 +1,6 @@
 """Why pocket cards go unread: for every readable pocket card of some synthetic scenes, is there a candidate
-corner near its visible index, with the right frame; does that candidate read; and does the true frame read?
+corner near its visible index, with the right frame (an outline corner, or else an index-search frame); does
+that candidate read; and does the true frame read?
 
     PYTHONPATH=. python tools/pocket_diag.py --deck byronknoll_vector --seeds 5000-5029 [-v]
 
@@ -22,6 +23,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.vision_bench import score_scene  # noqa: E402
 from companion.vision.detect import detect_cards  # noqa: E402
+from companion.vision.index_search import index_frames  # noqa: E402
 from companion.vision.reader import OUTSET, Reader  # noqa: E402
 from companion.vision.synthetic import render_scene  # noqa: E402
 
@@ -61,6 +63,7 @@ def main(argv=None) -> int:
         for k in tot:
             tot[k].update(s[k])
         named = [r for r in reads if r.code and not r.face_down]
+        frames = [f for hand in det.hands for f in index_frames(sc.image, hand, det.card_width)]
         for card in sc.cards:
             if card.zone == "community" or not card.face_up:
                 continue
@@ -97,6 +100,9 @@ def main(argv=None) -> int:
                 off = f"x{angle(best[1].x_axis, xa):.0f} y{angle(best[1].y_axis, ya):.0f}"
                 kind = f"candidate near ({best[0]:.2f}) but frame off {off}"
                 why[f"{tag}: near candidate, wrong frame"] += 1
+            elif any(np.linalg.norm(f.origin - o) < 0.2 * cw and angle(f.x_axis, xa) < 8 for f in frames):
+                kind = "no outline corner; an index-search frame there did not read"
+                why[f"{tag}: index frame, not read"] += 1
             else:
                 kind = f"no candidate (nearest {best[0]:.2f} cw)" if best else "no candidate (blob none)"
                 why[f"{tag}: no candidate"] += 1
