@@ -126,6 +126,8 @@ def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[
     ok = (small >= 0.4 * big) & (dist >= 0.55 * big) & (dist <= 1.6 * big) & solid[None, :]  # [rank, suit]
     edges = _edge_angles(ink.outline)
     corner = CORNER_REACH * WORK_CW
+    scale = card_w / WORK_CW
+    at = np.array(ink.origin, np.float64)
     out: list[IndexFrame] = []
     for a, b in zip(*np.nonzero(ok)):
         axes = _axes(pts[b] - pts[a], edges)
@@ -141,8 +143,6 @@ def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[
         o = _origin(labels, stats, int(g[a]), xa, ya)
         if o is None:
             continue
-        scale = card_w / WORK_CW
-        at = np.array(ink.origin, np.float64)
         out.append(IndexFrame(at + o * scale, xa * card_w, ya * card_w, at + pts[a] * scale))
     return out
 

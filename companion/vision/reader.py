@@ -294,21 +294,11 @@ class Reader:
         out: list[CardRead] = []
         for c in corners:
             for dx, dy in JITTER:
-                o = c.origin + dx * c.x_axis + dy * c.y_axis
-                r = self.read_corner(image, o, c.x_axis, c.y_axis, OUTSET, guessed=True)
-                if r is None:
-                    continue
-                code, conf, alts = self.decide([r], guessed=True)
-                if code is None:
-                    continue
-                if conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code):
-                    continue
-                break
-            else:
-                continue
-            o, xa, ya = c.origin, c.x_axis, c.y_axis * CARD_ASPECT
-            quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
-            out.append(CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts))
+                read = self._read_guessed(image, c.origin + dx * c.x_axis + dy * c.y_axis, c.x_axis, c.y_axis,
+                                          OUTSET, card_at=c.origin)
+                if read is not None:
+                    out.append(read)
+                    break
         return out
 
     def _read_indices(self, image: np.ndarray, hands: list[np.ndarray], card_w: float, whole_reads: list[CardRead],
@@ -325,18 +315,26 @@ class Reader:
                     continue
                 if any(_inside(f.rank_centre, q) for q in whole):
                     continue
-                r = self.read_corner(image, f.origin, f.x_axis, f.y_axis, 0.0, guessed=True)
-                if r is None:
-                    continue
-                code, conf, alts = self.decide([r], guessed=True)
-                if code is None or (conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code)):
-                    continue
-                o, xa, ya = f.origin, f.x_axis, f.y_axis * CARD_ASPECT
-                quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
-                out.append(CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts))
-                if r.box is not None:
-                    boxes.append(r.box.mean(axis=0))
+                read = self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)
+                if read is not None:
+                    out.append(read)
+                    if read.index_box is not None:
+                        boxes.append(read.index_box.mean(axis=0))
         return out
+
+    def _read_guessed(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
+                      outset: float, card_at: np.ndarray) -> CardRead | None:
+        """One guessed corner frame read warily: named only when it clears the threshold by the margin (or an
+        enrolled deck seconds it). The card is extrapolated from the corner at ``card_at`` along the axes."""
+        r = self.read_corner(image, origin, x_axis, y_axis, outset, guessed=True)
+        if r is None:
+            return None
+        code, conf, alts = self.decide([r], guessed=True)
+        if code is None or (conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code)):
+            return None
+        o, xa, ya = card_at, x_axis, y_axis * CARD_ASPECT
+        quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
+        return CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts)
 
     @staticmethod
     def _contradict(reads: list[CornerRead]) -> bool:
