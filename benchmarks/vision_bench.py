@@ -228,8 +228,9 @@ def timing(reader: Reader, deck: str, n: int = 5, reps: int = 5) -> dict:
     """Milliseconds per 4056x3040 still (detection and reading) and per 640x480 watch frame, on one core.
 
     Each scene is timed ``reps`` times and its fastest time kept (other processes only ever add time; this
-    machine's load makes single runs vary by half), then the median over ``n`` scenes. The same reader with
-    the MLPs alone (no CNN) is timed interleaved with it, as the peer for a ratio."""
+    machine's load makes single runs vary by half), then the median over ``n`` scenes. Two peers are timed
+    interleaved with it, each for a ratio: the same reader with the MLPs alone (no CNN), and the same reader
+    without the index search in hands."""
     from companion.vision.reader_model import GlyphPair
     from companion.vision.synthetic import render_scene
 
