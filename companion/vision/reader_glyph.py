@@ -61,6 +61,9 @@ class IndexGlyphs:
     ink_colour: np.ndarray  # mean BGR of the rank ink, 0..255
     paper_colour: np.ndarray
     ink: np.ndarray | None = None  # the patch's ink map
+    # The rank was parted from a suit it overlapped (``_split_tall``): the suit's top, where they met, is lost,
+    # and the top is what tells a spade from a club and a heart from a diamond.
+    split: bool = False
 
 
 def ink_map(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -95,28 +98,71 @@ def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs
     ink, paper = ink_map(patch_bgr)
     if float(ink.max()) < 0.12:
         return None
+    w = patch_bgr.shape[1]
     thr = min(max(0.16, 0.75 * _otsu(ink)), 0.5)
-    found = _locate(patch_bgr, ink, paper, thr, whole_only=whole_only)
+    edge = _edge_mask(ink > thr)
+    big = [False]
+    found = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
     if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
         return found
-    strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8), whole_only=whole_only)
+    strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8), edge, whole_only=whole_only)
     if strict is not None and strict.suit is not None:
         if found is None or found.suit is None or strict.rank_box[3] < 0.8 * found.rank_box[3]:
             return strict
-    if found is None or found.suit is None:
+    if found is not None and found.suit is None:
         # A jumbo index whose rank reaches into its suit (a J's hook): thin the ink until they part.
-        thin = _locate(patch_bgr, ink, paper, thr, erode=True, whole_only=whole_only)
+        thin = _locate(patch_bgr, ink, paper, thr, edge, erode=True, whole_only=whole_only)
         if thin is not None and thin.suit is not None:
             return thin
+    if found is None or found.suit is None:
+        # A thin rank overlapping a solid suit (a J's hook over a club; the blob may be too big to be taken
+        # for a glyph at all): take the suit as what survives an opening wider than the rank's stroke.
+        split = _locate(patch_bgr, ink, paper, thr, edge, split=True, whole_only=whole_only)
+        if split is not None and split.suit is not None:
+            split.split = True
+            return split
+        if big[0]:
+            # The index joined by a thin bridge to a picture's frame line, all one blob too big for a glyph.
+            # What is left of the frame can join the rank's row or pass for a suit: keep only a plain index.
+            opened = _locate(patch_bgr, ink, paper, thr, edge, open_lines=True, whole_only=whole_only)
+            if opened is not None and opened.suit is not None:
+                return opened if _plain(opened, w) else None
+            if opened is not None:  # and, parted from the frame, a thin rank still over its suit
+                opened = _locate(patch_bgr, ink, paper, thr, edge, open_lines=True, split=True,
+                                 whole_only=whole_only)
+                if opened is not None and opened.suit is not None and _plain(opened, w):
+                    opened.split = True
+                    return opened
     return found
 
 
+def _plain(g: IndexGlyphs, patch_w: int) -> bool:
+    """A rank no wider than most of the patch, over a suit at least half its height."""
+    assert g.suit_box is not None
+    return g.rank_box[2] <= 0.8 * patch_w and g.suit_box[3] >= 0.5 * g.rank_box[3]
+
+
 def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
-            erode: bool = False, whole_only: bool = False) -> IndexGlyphs | None:
+            edge: tuple[np.ndarray, np.ndarray] | None = None, erode: bool = False, whole_only: bool = False,
+            split: bool = False, open_lines: bool = False, big: list[bool] | None = None) -> IndexGlyphs | None:
+    """One pass of ``locate_index`` at ink threshold ``thr``. ``edge``: ``_edge_mask``'s (cleared, near)
+    masks: the ink outside the card along the top and left, and the pixels next to it. ``open_lines``: open
+    the ink with a 3x3 square first, so lines a pixel or two thick (a picture's frame) and the thin bridges
+    from an index to them go. ``big``: set to [True] when a blob reaching into the index's place was dropped
+    for its size (the index may be joined to art or a frame)."""
     h, w = patch_bgr.shape[:2]
     binary: np.ndarray = (ink > thr).astype(np.uint8)
     if erode:
         binary = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    if open_lines:
+        binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if edge is not None:
+        binary &= 1 - edge[0]
+    if split:
+        parted = _split_tall(binary)
+        if parted is None:
+            return None  # nothing to part: this pass would find what the plain one found
+        binary = parted
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     comps = []
     min_h = 0.045 * h
@@ -125,13 +171,16 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
         if area < 10 or max(cw, ch) < min_h * 0.6:
             continue
         left, top, right, bottom = x <= 0, y <= 0, x + cw >= w, y + ch >= h
+        if edge is not None and cw < 0.2 * h and ch < 0.2 * h and x < 0.2 * w and y < 0.12 * h and \
+                edge[1][labels == i].any():
+            continue  # what is left of the rounded corner where the two cleared edges meet
         # Not the index: the table in the rounded corner or along an edge, art or pips reaching in.
         if whole_only and right:
             continue
         if (left and top) or bottom or (left and ch > 0.6 * h) or (top and cw > 0.6 * w) or \
-                (right and ch > 0.25 * h):
-            continue
-        if cw > 0.8 * w or ch > 0.75 * h:
+                (right and ch > 0.25 * h) or cw > 0.8 * w or ch > 0.75 * h:
+            if big is not None and area > 0.02 * w * h and x < 0.5 * w and y < 0.5 * h:
+                big[:] = [True]
             continue
         comps.append((x, y, cw, ch, area, i))
     if not comps:
@@ -168,7 +217,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
     rcx = (sx0 + sx1) / 2
     below = [c for c in comps if c not in group and c[1] >= sy1 - 0.2 * rh and c[1] <= sy1 + 1.2 * rh
              and abs(c[0] + c[2] / 2 - rcx) <= max(0.9 * rh, (sx1 - sx0) / 2 + 0.3 * rh)
-             and max(c[2], c[3]) >= 0.3 * rh]
+             and max(c[2], c[3]) >= 0.3 * rh and c[2] >= 0.2 * rh]
     suit_crop = None
     suit_box = None
     if below:
@@ -186,6 +235,94 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
         suit_crop = _crop(ink, _members(labels, n, [c[5] for c in sgroup]), suit_box)
     return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, ink_colour.astype(np.float32),
                        paper.astype(np.float32), ink)
+
+
+def _edge_depth(band: np.ndarray) -> np.ndarray | None:
+    """``band``: the rows next to one patch edge (row 0 at the edge), one column per position along it. When
+    most positions start with ink (the table, the card's edge or its shadow: the frame starts a little outside
+    the card, or is turned a little), the depth of that ink at each position, as a fitted line, else None.
+    Glyphs touching the edge reach deeper than the line: positions deeper than the median, then deeper than
+    the first fit, are left out."""
+    n_rows, n = band.shape
+    starts = band[0] > 0
+    if starts.sum() < 0.5 * n:
+        return None
+    depth = np.argmin(band, axis=0).astype(np.float64)  # first paper row; 0 where the band is all ink
+    keep = starts & (depth > 0)
+    if keep.sum() < 0.3 * n:
+        return None
+    xs = np.arange(n, dtype=np.float64)
+    kept = np.sort(depth[keep])
+    fit = np.full(n, float(kept[len(kept) // 2]))  # the median (np.median costs ten times more here)
+    for _ in range(2):
+        sel = keep & (depth <= fit + 1.5)
+        k = int(sel.sum())
+        if k < 0.2 * n:
+            break
+        x, d = xs[sel], depth[sel]
+        xm, dm = float(x.sum()) / k, float(d.sum()) / k
+        xc = x - xm
+        var = float(xc @ xc)
+        fit = dm + (float(xc @ (d - dm)) / var if var > 0 else 0.0) * (xs - xm)
+    out: np.ndarray = np.clip(fit + 1.0, 0, n_rows)  # a pixel more: the blurred fringe
+    return out
+
+
+def _edge_mask(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The ink along the patch's top and left edges that is not the card (the table, the card's edge or its
+    shadow, when the frame starts a little outside the card or is turned a little), as (cleared, near) masks,
+    or None when there is none. A rank touching that ink would otherwise be one blob with the whole edge. The
+    edge is a fitted line, so glyphs keep their shape below it."""
+    h, w = binary.shape
+    band_y, band_x = max(3, int(0.12 * h)), max(3, int(0.2 * w))
+    top = _edge_depth(binary[:band_y])
+    left = _edge_depth(binary[:, :band_x].T)
+    if top is None and left is None:
+        return None
+    gone = np.zeros(binary.shape, np.uint8)
+    if top is not None:
+        gone[:band_y] |= (np.arange(band_y)[:, None] < top[None, :]).astype(np.uint8)
+    if left is not None:
+        gone[:, :band_x] |= (np.arange(band_x)[None, :] < left[:, None]).astype(np.uint8)
+    return gone, cv2.dilate(gone, np.ones((3, 3), np.uint8))
+
+
+def _split_tall(binary: np.ndarray) -> np.ndarray | None:
+    """Part each tall blob (rank run into the suit below it) into an upper rank and a lower solid suit: the
+    suit is what survives an opening a quarter of the blob's width (a thin stroke does not), grown back inside
+    the blob below its top; the rank is the rest, kept a pixel away. None when there is no blob to part."""
+    h, w = binary.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    out = binary.copy()
+    parted = False
+    for i in range(1, n):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        if bh < 1.5 * bw or bh < 0.25 * h:
+            continue
+        blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        k = max(5, int(0.25 * bw)) | 1
+        disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        core = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disk)
+        m, cl, cs, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+        low = [j for j in range(1, m) if cs[j, 1] >= 0.3 * bh and cs[j, 4] >= 0.1 * bw * bw]
+        if not low:
+            continue
+        j = max(low, key=lambda j: int(cs[j, 4]))
+        top = int(cs[j, 1])
+        body = (cl == j).astype(np.uint8)
+        # The rank: what is outside the suit's body and reaches above it (a J's hook stays with its stem).
+        rest = blob & (1 - cv2.dilate(body, np.ones((3, 3), np.uint8)))
+        m, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        rank = np.isin(rl, [r for r in range(1, m) if rs[r, 1] < top]).astype(np.uint8)
+        if rank.sum() < 0.02 * bw * bh:
+            continue
+        suit = cv2.dilate(body, disk) & blob & (1 - cv2.dilate(rank, np.ones((3, 3), np.uint8)))
+        suit[:top] = 0
+        region = out[y:y + bh, x:x + bw]
+        region[blob > 0] = 0
+        region |= suit | rank
+        parted = True
+    return out if parted else None
 
 
 def _members(labels: np.ndarray, n: int, ids: list[int]) -> np.ndarray:
