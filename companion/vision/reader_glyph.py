@@ -237,12 +237,13 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                        paper.astype(np.float32), ink)
 
 
-def _edge_depth(band: np.ndarray) -> np.ndarray | None:
+def _edge_depth(band: np.ndarray, reach: int) -> np.ndarray | None:
     """``band``: the rows next to one patch edge (row 0 at the edge), one column per position along it. When
     most positions start with ink (the table, the card's edge or its shadow: the frame starts a little outside
     the card, or is turned a little), the depth of that ink at each position, as a fitted line, else None.
     Glyphs touching the edge reach deeper than the line: positions deeper than the median, then deeper than
-    the first fit, are left out."""
+    the first fit, are left out. The line may run deeper than the band where the frame is turned (a wedge of
+    table), up to ``reach``."""
     n_rows, n = band.shape
     starts = band[0] > 0
     if starts.sum() < 0.5 * n:
@@ -264,7 +265,7 @@ def _edge_depth(band: np.ndarray) -> np.ndarray | None:
         xc = x - xm
         var = float(xc @ xc)
         fit = dm + (float(xc @ (d - dm)) / var if var > 0 else 0.0) * (xs - xm)
-    out: np.ndarray = np.clip(fit + 1.0, 0, n_rows)  # a pixel more: the blurred fringe
+    out: np.ndarray = np.clip(fit + 1.0, 0, reach)  # a pixel more: the blurred fringe
     return out
 
 
@@ -275,15 +276,16 @@ def _edge_mask(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     edge is a fitted line, so glyphs keep their shape below it."""
     h, w = binary.shape
     band_y, band_x = max(3, int(0.12 * h)), max(3, int(0.2 * w))
-    top = _edge_depth(binary[:band_y])
-    left = _edge_depth(binary[:, :band_x].T)
+    reach_y, reach_x = min(2 * band_y, h), min(2 * band_x, w)
+    top = _edge_depth(binary[:band_y], reach_y)
+    left = _edge_depth(binary[:, :band_x].T, reach_x)
     if top is None and left is None:
         return None
     gone = np.zeros(binary.shape, np.uint8)
     if top is not None:
-        gone[:band_y] |= (np.arange(band_y)[:, None] < top[None, :]).astype(np.uint8)
+        gone[:reach_y] |= (np.arange(reach_y)[:, None] < top[None, :]).astype(np.uint8)
     if left is not None:
-        gone[:, :band_x] |= (np.arange(band_x)[None, :] < left[:, None]).astype(np.uint8)
+        gone[:, :reach_x] |= (np.arange(reach_x)[None, :] < left[:, None]).astype(np.uint8)
     return gone, cv2.dilate(gone, np.ones((3, 3), np.uint8))
 
 
