@@ -349,9 +349,10 @@ class Reader:
 
 
 def _names_a_rank(r: CornerRead) -> bool:
-    """The corner holds an index whose rank reads at 0.5 or more: a face, unread or not. A court card's
-    picture is not paper either, but a back has no index."""
-    return float(r.rank_p.max()) >= 0.5
+    """The corner holds an index, a rank over a suit each read at 0.5 or more: a face, unread or not. A court
+    card's picture is not paper either, but a back has no index (its pattern may pass for a rank, not for a
+    rank with a suit below it)."""
+    return float(r.rank_p.max()) >= 0.5 and float(r.suit_p.max()) >= 0.5
 
 
 def _ink_fits(suit: int | None, reads: list[CornerRead]) -> bool:
