@@ -7,6 +7,12 @@ A *corner patch* is the card's corner resampled into a fixed frame: ``PATCH_PX``
 x to the right along the card's top edge, y down along its side, covering ``CORNER_W`` x ``CORNER_H`` card
 widths. Where the index sits inside it is not assumed: the glyphs are found as connected components of ink
 (dark or coloured on the white card), the rank as the topmost glyph row, the suit as the glyph below it.
+
+Before that, what is not the card is cleared: the table (or the card's edge, its shadow) along the top and left,
+where a frame starts a little outside the card or is turned a little, found as a fitted line (``_edge_mask``).
+When rank and suit are still one blob, passes follow: a stricter threshold, thinned ink, a thin rank parted from
+the solid suit it overlaps (``_split_tall``: a J's hook, a Q's tail), and thin lines opened away (an index joined
+to a picture frame).
 """
 
 from __future__ import annotations
