@@ -1,7 +1,7 @@
 """Train the generic card reader's rank and suit classifiers from rendered glyphs and deck crops.
 
     .venv/bin/pip install torch onnx                     # the CNNs need PyTorch to train (not to run)
-    .venv/bin/python tools/train_reader.py               # 20-30 minutes on 2 cores
+    .venv/bin/python tools/train_reader.py               # 10-30 minutes on 2 cores
     .venv/bin/python tools/train_reader.py --quick       # a smaller run to check the pipeline
     .venv/bin/python tools/train_reader.py --eval-only   # re-measure the models in models/
     ... --data /tmp/glyphs.npz                           # keep the rendered glyphs (reused when the file exists)
