@@ -476,3 +476,17 @@ def test_an_index_bridged_to_the_picture_frame_is_read(reader: Reader) -> None:
     for angle in (0, 17, 200):
         img, _ = _one_card("byronknoll_vector", "Jc", angle, card_w=150)
         assert [r.code for r in reader.read_still(img) if r.code] == ["Jc"]
+
+
+def test_a_strict_threshold_does_not_pick_a_fragment_out_of_a_bigger_blob(reader: Reader) -> None:
+    """byronknoll's queen of hearts, blurred: queen, heart and picture frame are one blob. The stricter ink
+    threshold once parted it wrongly (the queen's row grown along the frame line, a piece of the big heart as
+    its suit: read Qd). The passes that part the whole blob go first; the card reads Qh, nothing else there."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5017, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    card = next(c for c in sc.cards if c.code == "Qh")
+    cw = float(np.linalg.norm(card.quad[1] - card.quad[0]))
+    near = [r.code for r in reader.read_still(sc.image)
+            if r.code and not r.face_down and np.linalg.norm(r.centre - card.quad.mean(axis=0)) < cw]
+    assert near == ["Qh"]

@@ -112,9 +112,13 @@ def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs
     if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
         return found
     strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8), edge, whole_only=whole_only)
-    if strict is not None and strict.suit is not None:
-        if found is None or found.suit is None or strict.rank_box[3] < 0.8 * found.rank_box[3]:
-            return strict
+    if strict is not None and (strict.suit is None or not (
+            found is None or found.suit is None or strict.rank_box[3] < 0.8 * found.rank_box[3])):
+        strict = None
+    if strict is not None and _parts_a_whole(ink > thr, edge, strict):
+        return strict
+    # Otherwise the stricter threshold took its rank out of a bigger blob: perhaps a fragment of a glyph (one
+    # side of a queen's thin ring read as a 9). The passes below, which part the whole blob, go first.
     if found is not None and found.suit is None:
         # A jumbo index whose rank reaches into its suit (a J's hook): thin the ink until they part.
         thin = _locate(patch_bgr, ink, paper, thr, edge, erode=True, whole_only=whole_only)
@@ -132,14 +136,40 @@ def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs
             # What is left of the frame can join the rank's row or pass for a suit: keep only a plain index.
             opened = _locate(patch_bgr, ink, paper, thr, edge, open_lines=True, whole_only=whole_only)
             if opened is not None and opened.suit is not None:
-                return opened if _plain(opened, w) else None
-            if opened is not None:  # and, parted from the frame, a thin rank still over its suit
+                if _plain(opened, w):
+                    return opened
+            elif opened is not None:  # and, parted from the frame, a thin rank still over its suit
                 opened = _locate(patch_bgr, ink, paper, thr, edge, open_lines=True, split=True,
                                  whole_only=whole_only)
                 if opened is not None and opened.suit is not None and _plain(opened, w):
                     opened.split = True
                     return opened
-    return found
+    return strict if strict is not None else found
+
+
+def _parts_a_whole(plain: np.ndarray, edge: tuple[np.ndarray, np.ndarray] | None, g: IndexGlyphs) -> bool:
+    """The stricter threshold may part a rank and suit that blur ran together, not pick a fragment out of a
+    bigger blob (a piece of a queen's thin ring, a frame line joined to the rank's row): the blobs the rank's
+    pixels belong to at the plain threshold must lie within the rank and suit found, give or take a third of
+    the rank's height."""
+    assert g.suit_box is not None
+    binary = plain.astype(np.uint8)
+    if edge is not None:
+        binary &= 1 - edge[0]
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    x, y, w, h = g.rank_box
+    sx, sy, sw, sh = g.suit_box
+    piece = labels[max(y - 1, 0):y - 1 + g.rank.shape[0], max(x - 1, 0):x - 1 + g.rank.shape[1]]
+    ids = np.unique(piece[g.rank[:piece.shape[0], :piece.shape[1]] > 0])
+    ids = ids[ids > 0]
+    if not len(ids):
+        return True
+    m = h / 3
+    x0, y0 = min(x, sx) - m, min(y, sy) - m
+    x1, y1 = max(x + w, sx + sw) + m, max(y + h, sy + sh) + m
+    st = stats[ids]
+    return bool((st[:, 0] >= x0).all() and (st[:, 1] >= y0).all() and (st[:, 0] + st[:, 2] <= x1).all()
+                and (st[:, 1] + st[:, 3] <= y1).all())
 
 
 def _plain(g: IndexGlyphs, patch_w: int) -> bool:
