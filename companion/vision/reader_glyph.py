@@ -12,7 +12,7 @@ Before that, what is not the card is cleared: the table (or the card's edge, its
 where a frame starts a little outside the card or is turned a little, found as a fitted line (``_edge_mask``).
 When rank and suit are still one blob, passes follow: a stricter threshold, thinned ink, a thin rank parted from
 the solid suit it overlaps (``_split_tall``: a J's hook, a Q's tail), and thin lines opened away (an index joined
-to a picture frame).
+to a picture frame). A stricter-threshold rank taken out of a bigger blob (``_parts_a_whole``) is the last resort.
 """
 
 from __future__ import annotations
