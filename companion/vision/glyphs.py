@@ -26,7 +26,6 @@ RANK_TEXT = {r: ("10" if r == "T" else r) for r in RANKS}
 SUIT_CHAR = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 JOKER_LETTERS = "oOkKeErRpPlLAaYy"  # 'letter' class: the 2nd glyph of a JOKER / other words in a corner
 
-DECKS_DIR = Path(os.environ.get("GANG_DECKS_DIR", "/work/shared/decks"))
 TRAIN_DECKS = ("byronknoll_vector", "saulspatz_gang4colour")
 HELD_OUT_DECK = "saulspatz_vertical2"
 HELD_OUT_FAMILIES = ("Lato", "Caladea", "NimbusSansNarrow", "C059", "Cousine")
@@ -279,11 +278,22 @@ def degrade(hi: np.ndarray, rng: np.random.Generator, card_px: tuple[float, floa
     return out
 
 
+def decks_dir() -> Path:
+    """``GANG_DECKS_DIR`` if set, else where the synthetic table finds the shared decks (``shared/decks`` in the
+    checkout or beside it, as CI clones it, else the workshop's copy)."""
+    env = os.environ.get("GANG_DECKS_DIR")
+    if env:
+        return Path(env)
+    from companion.vision.synthetic import decks_dir as shared_decks
+
+    return shared_decks()
+
+
 @lru_cache(maxsize=8)
 def load_deck(name: str) -> dict[str, np.ndarray]:
     """Card images of one shared deck, BGR on a white-ish composite, keyed 'AS', 'TD', 'JOKER_RED', ..."""
     out = {}
-    for p in sorted((DECKS_DIR / name).glob("*.png")):
+    for p in sorted((decks_dir() / name).glob("*.png")):
         img = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
         if img is None:
             continue
