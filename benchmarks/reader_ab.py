@@ -1,0 +1,90 @@
+"""Time the card reader of an older revision against the working tree's, interleaved in one process.
+
+    .venv/bin/python -m benchmarks.reader_ab --old 2e741ba            # under a minute
+    .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --scenes 4 --deck saulspatz_gang4colour
+
+This machine's speed drifts by a third between runs, so two readers timed minutes apart cannot be compared.
+Here each 4056x3040 still is read by both readers in turn, ``--reps`` times each, fastest kept, on one core
+(``cv2.setNumThreads(1)``); the figure is the ratio new / old. The old revision's ``companion`` package and
+models are taken from git (``git archive``) into a temporary folder, its imports renamed so both live in one
+process. Scenes are dealt from a training deck on the tuning seeds (5001 on), not the benchmark's held-out set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def old_reader(rev: str, into: Path):
+    """The ``Reader`` class of revision ``rev``, importable as ``companion_old``, with that revision's models."""
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "companion", "models"], check=True,
+                         capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(into, filter="data")
+    pkg = into / "companion"
+    for f in pkg.rglob("*.py"):
+        text = f.read_text()
+        text = re.sub(r"\bcompanion\.", "companion_old.", text)
+        text = re.sub(r"^from companion import", "from companion_old import", text, flags=re.M)
+        f.write_text(text)
+    pkg.rename(into / "companion_old")
+    sys.path.insert(0, str(into))
+    from companion_old.vision.reader import Reader  # type: ignore[import-not-found]
+
+    return Reader(model_dir=into / "models")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--old", required=True, help="git revision to compare against (e.g. a commit or HEAD~2)")
+    ap.add_argument("--deck", default="byronknoll_vector")
+    ap.add_argument("--scenes", type=int, default=8)
+    ap.add_argument("--reps", type=int, default=4)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    from companion.vision.reader import Reader
+    from companion.vision.synthetic import render_scene
+
+    with tempfile.TemporaryDirectory() as tmp:
+        old = old_reader(args.old, Path(tmp))
+        new = Reader()
+        stills = [render_scene(5001 + i, size=(4056, 3040), deck=args.deck, jokers=False).image
+                  for i in range(args.scenes)]
+        t_new, t_old = [], []
+        for img in stills:
+            best_new = best_old = float("inf")
+            for _ in range(args.reps):
+                t = time.perf_counter()
+                new.read_still(img)
+                best_new = min(best_new, time.perf_counter() - t)
+                t = time.perf_counter()
+                old.read_still(img)
+                best_old = min(best_old, time.perf_counter() - t)
+            t_new.append(best_new)
+            t_old.append(best_old)
+    a, b = np.array(t_new) * 1000, np.array(t_old) * 1000
+    print(f"{args.scenes} stills 4056x3040 from {args.deck}, fastest of {args.reps}, one core, interleaved")
+    print(f"  working tree : median {np.median(a):.0f} ms  ({' '.join(f'{v:.0f}' for v in a)})")
+    print(f"  {args.old:12s} : median {np.median(b):.0f} ms  ({' '.join(f'{v:.0f}' for v in b)})")
+    print(f"  ratio new/old: {np.median(a) / np.median(b):.2f} of the medians, {np.median(a / b):.2f} median of "
+          "the per-still ratios")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
