@@ -24,17 +24,14 @@ if str(ROOT) not in sys.path:
 from benchmarks.vision_bench import score_scene  # noqa: E402
 from companion.vision.detect import detect_cards  # noqa: E402
 from companion.vision.index_search import index_frames  # noqa: E402
-from companion.vision.reader import OUTSET, Reader  # noqa: E402
+from companion.vision.reader import OUTSET, Reader, corner_frame  # noqa: E402
 from companion.vision.synthetic import render_scene  # noqa: E402
 
 
 def true_frame(card, corner: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Origin and axes (one card width long) of the corner whose index is ``corner`` ('tl' or 'br')."""
-    q = card.quad.astype(np.float64)
-    k = {"tl": 0, "tr": 1, "br": 2, "bl": 3}[corner]
-    o = q[k]
-    xa, ya = q[(k + 1) % 4] - o, q[(k - 1) % 4] - o
-    return o, xa, ya / np.linalg.norm(ya) * np.linalg.norm(xa)
+    o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), {"tl": 0, "tr": 1, "br": 2, "bl": 3}[corner])
+    return o, xa, ya
 
 
 def angle(u: np.ndarray, v: np.ndarray) -> float:

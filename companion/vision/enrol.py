@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from companion.cards import Card
-from companion.vision.reader import CornerRead, Reader
+from companion.vision.reader import CornerRead, Reader, corner_frame
 
 N_STANDARD = 52
 DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -221,10 +221,7 @@ def _jittered(reader: Reader, img: np.ndarray, quad: np.ndarray, n: int = 4) -> 
     soft = cv2.resize(cv2.GaussianBlur(crop, (0, 0), 1.2), None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
     soft = cv2.resize(soft, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
     for k, source in ((0, crop), (2, crop), (0, soft), (2, soft)):
-        o = q[k]
-        xa = q[(k + 1) % 4] - o
-        ya = q[(k - 1) % 4] - o
-        ya = ya / np.linalg.norm(ya) * np.linalg.norm(xa)
+        o, xa, ya, _ = corner_frame(q, k)
         for _ in range(n // 2 if source is soft else n):
             a = np.deg2rad(rng.normal(0, 2.0))
             rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
@@ -243,12 +240,9 @@ def _quad_reads(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[list
     for start in (0, 1, 2, 3):
         reads = []
         for k in (start, (start + 2) % 4):
-            o = q[k]
-            xa = q[(k + 1) % 4] - o
-            ya = q[(k - 1) % 4] - o
-            if np.linalg.norm(xa) > np.linalg.norm(ya) * 1.15:
+            o, xa, ya, landscape = corner_frame(q, k)
+            if landscape:
                 break
-            ya = ya / np.linalg.norm(ya) * np.linalg.norm(xa)
             r = reader.read_corner(img, o, xa, ya)
             if r is not None:
                 reads.append(r)

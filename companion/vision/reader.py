@@ -26,7 +26,7 @@ from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
 from companion.vision.index_search import index_frames
-from companion.vision.reader_glyph import IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index
+from companion.vision.reader_glyph import corner_patch, glyph_box, glyph_features, ink_map, locate_index
 from companion.vision.reader_model import load_classifier
 
 if TYPE_CHECKING:
@@ -226,13 +226,9 @@ class Reader:
         best = None
         tried: dict[int, CornerRead | None] = {}
         for start in range(4):  # each corner as the printed top-left; opposite corners pair up
-            o = q[start]
-            xa = q[(start + 1) % 4] - o
-            ya = q[(start - 1) % 4] - o
-            if np.linalg.norm(xa) > np.linalg.norm(ya) * 1.15:  # landscape frame: not an index corner
+            o, xa, ya, landscape = corner_frame(q, start)
+            if landscape:  # not an index corner
                 continue
-            w = np.linalg.norm(xa)
-            ya = ya / np.linalg.norm(ya) * w
             r = tried[start] = self.read_corner(image, o, xa, ya)
             if r is not None:
                 best = (r, start) if best is None or r.card_scores().max() > best[0].card_scores().max() else best
@@ -245,10 +241,7 @@ class Reader:
             if opp in tried:  # a portrait card's two index corners were both read above
                 r2 = tried[opp]
             else:
-                o = q[opp]
-                xa = q[(opp + 1) % 4] - o
-                ya = q[(opp - 1) % 4] - o
-                ya = ya / np.linalg.norm(ya) * np.linalg.norm(xa)
+                o, xa, ya, _ = corner_frame(q, opp)
                 r2 = self.read_corner(image, o, xa, ya)
             if r2 is not None:
                 reads.append(r2)
@@ -346,6 +339,17 @@ class Reader:
     def watch(self, frame: np.ndarray) -> Detection:
         """The cheap per-frame pass of the watch loop: where the cards are, no reading."""
         return detect_cards(frame, work_side=max(frame.shape[:2]), corners=False)
+
+
+def corner_frame(quad: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """The frame of a card outline's corner ``k`` (outline clockwise): origin, x axis along the edge to the next
+    corner, y axis down the edge to the previous one scaled to the x axis's length (``read_corner``'s axes), and
+    whether it is landscape (x more than 1.15 times y: a long edge on top, not an index corner)."""
+    o = quad[k]
+    xa = quad[(k + 1) % 4] - o
+    ya = quad[(k - 1) % 4] - o
+    landscape = bool(np.linalg.norm(xa) > np.linalg.norm(ya) * 1.15)
+    return o, xa, ya / np.linalg.norm(ya) * np.linalg.norm(xa), landscape
 
 
 def _names_a_rank(r: CornerRead) -> bool:
