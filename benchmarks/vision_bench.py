@@ -152,7 +152,8 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
     November 2026, odd ones ("test") were not. Per labelled card: "right" when a read whose card centre lies
     in its box names its rank, "wrong" when reads there name only other ranks, "abstained" when a card was found
     there but not named, "face_down" when it was taken for a back, else "missed". Outside every box: "stray"
-    cards named, and "stray_backs" (face-down cards reported on the clutter around)."""
+    cards named, and "stray_backs" (face-down cards reported on the clutter around). Per read: "reads" naming
+    a card, and "reads_not_there", those naming a rank that no labelled card around the read's centre has."""
     if not (PHOTOS / "boxes.csv").exists():
         return {}
     by_image: dict[str, list[dict]] = {}
@@ -179,6 +180,14 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
                     c["stray_backs"] += 1
                 elif r.code:
                     c["stray"] += 1
+            if r.code and not r.face_down:
+                # Per read, as the issue counts precision: a read names a card that is not there when no
+                # labelled card around its centre has that rank (where cards overlap, a read of the card
+                # beneath lies in the upper card's box too), or when it lies outside every card.
+                c["reads"] += 1
+                if r.code in ("JR", "JB") or not any(within(r, rect) and b["card"][0] == r.code[0]
+                                                     for b, rect in zip(boxes, rects)):
+                    c["reads_not_there"] += 1
         for b, rect in zip(boxes, rects):
             rank = b["card"][0]
             here = [r for r in reads if within(r, rect)]
@@ -357,6 +366,8 @@ def main(argv=None) -> int:
                   f"abstained {_pct(c.get('abstained', 0), n)}, taken for a back {_pct(c.get('face_down', 0), n)}, "
                   f"missed {_pct(c.get('missed', 0), n)}; outside the cards: {c.get('stray', 0)} cards named, "
                   f"{c.get('stray_backs', 0)} backs reported")
+            print(f"  {'':<5}{c.get('reads', 0):>5} reads naming a card: {c.get('reads_not_there', 0)} name one not "
+                  f"there ({_pct(c.get('reads_not_there', 0), c.get('reads', 0)).strip()})")
         print("  per rank: " + " ".join(f"{k}:{v.get('right', 0)}/{v.get('cards', 0)}" for k, v in rp["per_rank"].items()))
     j = res["jokers"]
     print(f"jokers: {j.get('right', 0)}/{j['jokers']} read right, {j.get('other_joker', 0)} as the other joker, "

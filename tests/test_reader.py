@@ -406,20 +406,21 @@ def test_a_court_card_whose_index_reads_a_rank_is_never_called_face_down(reader:
         assert near and not any(r.face_down for r in near), [(r.code, r.face_down) for r in near]
 
 
-def _one_card(deck: str, code: str, angle: float, card_w: float = 110, blur: float = 0.0
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """One card on a green mat, turned ``angle`` degrees; its outline clockwise from the printed top-left."""
+def _one_card(deck: str, code: str, angle: float, card_w: float = 110, blur: float = 0.0,
+              picture: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One card on a green mat, turned ``angle`` degrees; its outline clockwise from the printed top-left.
+    ``picture``: a BGRA card picture to lay instead of the deck's (a card drawn on by the test)."""
     import math
 
     from companion.vision.synthetic import _paste, card_image
 
     img = np.full((600, 800, 3), (48, 108, 30), np.uint8)
-    probe = card_image(deck, "AS")
-    card_h = card_w * probe.shape[0] / probe.shape[1]
+    card = card_image(deck, code) if picture is None else picture
+    card_h = card_w * card.shape[0] / card.shape[1]
     a = math.radians(angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     q = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [card_w / 2, card_h / 2]) @ rot.T + [400, 300]
-    _paste(img, card_image(deck, code), q)
+    _paste(img, card, q)
     if blur:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     return img, q
@@ -490,3 +491,59 @@ def test_a_strict_threshold_does_not_pick_a_fragment_out_of_a_bigger_blob(reader
     near = [r.code for r in reader.read_still(sc.image)
             if r.code and not r.face_down and np.linalg.norm(r.centre - card.quad.mean(axis=0)) < cw]
     assert near == ["Qh"]
+
+
+def _rank_box_on_picture(picture: np.ndarray) -> tuple[int, int, int, int]:
+    """Where the top-left index's rank glyph lies on a card picture (picture pixels: x, y, w, h)."""
+    w = picture.shape[1]
+    g = locate_index(corner_patch(np.ascontiguousarray(picture[:, :, :3]), np.zeros(2, np.float32),
+                                  np.array([w, 0], np.float32), np.array([0, w], np.float32)))
+    assert g is not None
+    k = w / 200.0  # corner patches sample PATCH_PX = 200 pixels per card width
+    x, y, bw, bh = g.rank_box
+    return int(x * k), int(y * k), int(bw * k), int(bh * k)
+
+
+def test_a_rank_joined_to_a_line_out_of_the_corner_is_read(reader: Reader) -> None:
+    """A king's arm touching a thin line that runs out of the corner (a picture's frame line, seen in real
+    photos), in a frame starting a little outside the card: rank and line are one blob, wider than tall and cut
+    by the corner patch's far border, that passed for the rank. Thin lines are opened away and the king reads."""
+    from companion.vision.synthetic import card_image
+
+    for code in ("Kd", "Ks", "Kh", "Kc"):
+        picture = card_image("byronknoll_vector", code).copy()
+        x, y, bw, bh = _rank_box_on_picture(picture)
+        colour = tuple(int(v) for v in picture[y + bh // 2, x:x + bw, :3].min(axis=0)) + (255,)
+        cv2.line(picture, (x + bw - 2, y + 2), (picture.shape[1] // 2, y + 2), colour, 2)  # ~1 px on the table
+        for angle in (0, 17, 200):
+            img, q = _one_card("byronknoll_vector", code, angle, card_w=200, picture=picture)
+            o, xa = q[0], q[1] - q[0]
+            ya = (q[3] - q[0]) / np.linalg.norm(q[3] - q[0]) * np.linalg.norm(xa)
+            r = reader.read_corner(img, o, xa, ya, outset=0.06)
+            assert r is not None and reader.decide([r])[0] == code, (code, angle)
+
+
+def test_an_unread_court_card_is_not_called_face_down(reader: Reader) -> None:
+    """A court card whose indices do not read (here painted over) is a face-up card the crew must confirm,
+    not a face-down one: its picture is not paper, but paper margins run down both its long sides. A back
+    with a thin white border (a casino deck's) is still face down."""
+    from companion.vision.synthetic import card_image
+
+    picture = card_image("byronknoll_vector", "Kh").copy()
+    x, y, bw, bh = _rank_box_on_picture(picture)
+    h, w = picture.shape[:2]
+    paper = tuple(int(v) for v in picture[h // 2, int(0.08 * w), :3]) + (255,)
+    for x0, y0 in ((0, 0), (w - x - 2 * bw, h - y - 3 * bh)):  # both indices, suit below the rank included
+        cv2.rectangle(picture, (x0 + x - 2, y0 + y - 2), (x0 + x + 2 * bw, y0 + y + 3 * bh), paper, -1)
+    back = card_image(HELD, "BACK_BLUE").copy()
+    border = int(0.04 * back.shape[1])
+    inner = back[border:-border, border:-border].copy()
+    back[:, :, :3] = 250
+    back[border:-border, border:-border] = inner
+    for angle in (0, 17, 200):
+        img, q = _one_card("byronknoll_vector", "Kh", angle, card_w=150, picture=picture)
+        reads = [r for r in reader.read_still(img) if np.linalg.norm(r.centre - q.mean(axis=0)) < 40]
+        assert reads and not any(r.face_down for r in reads), (angle, [(r.code, r.face_down) for r in reads])
+        img, q = _one_card(HELD, "BACK_BLUE", angle, card_w=150, picture=back)
+        reads = [r for r in reader.read_still(img) if np.linalg.norm(r.centre - q.mean(axis=0)) < 40]
+        assert [r.code for r in reads] == ["BACK"], angle

@@ -41,6 +41,10 @@ GUESSED_MARGIN = 0.2  # a corner guessed from an outline must clear the threshol
 # a pixel or two cuts a glyph at the patch border. (The card's edge taken in along the top or left is cleared by
 # the locator itself; a retry further in along y as well cost an eighth of the still's time for 2 cards in 900.)
 JITTER = ((0, 0), (-0.03, 0))
+# A face's paper margin beside its picture, across the short side (card widths), and the card width in pixels
+# below which it is not looked for (the band would be a pixel or two).
+MARGIN_BAND = (0.06, 0.11)
+MARGIN_MIN_PX = 40
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
 
 
@@ -396,5 +400,18 @@ def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
     hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV).astype(np.int16)
     paperness = hsv[:, :, 2] - hsv[:, :, 1]  # bright and unsaturated, relative to this card (colour casts)
     ref = float(np.percentile(paperness, 95))
-    inner = paperness[h // 6: h - h // 6, w // 6: w - w // 6]
-    return float((inner > 0.75 * ref).mean()) < 0.45
+    paper = paperness > 0.75 * ref
+    inner = paper[h // 6: h - h // 6, w // 6: w - w // 6]
+    if float(inner.mean()) >= 0.45:
+        return False
+    # A court card's picture is not paper either, but it sits in a frame with a paper margin down both long
+    # sides (where the index is); a back's pattern runs to the card's edge or to a thin white border.
+    if w < MARGIN_MIN_PX:
+        return True
+    if h >= w:
+        rows = slice(h // 5, h - h // 5)
+        margins = [paper[rows, int(a * w):int(b * w)] for a, b in (MARGIN_BAND, (1 - MARGIN_BAND[1], 1 - MARGIN_BAND[0]))]
+    else:
+        cols = slice(w // 5, w - w // 5)
+        margins = [paper[int(a * h):int(b * h), cols] for a, b in (MARGIN_BAND, (1 - MARGIN_BAND[1], 1 - MARGIN_BAND[0]))]
+    return not all(m.size and float(m.mean()) > 0.7 for m in margins)

@@ -110,6 +110,14 @@ def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs
     big = [False]
     found = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
     if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
+        if not _joined_to_line(found, w):
+            return found
+        # A rank wider than tall that the far border cuts is joined to a picture's frame line (a king's arm
+        # touching it): open thin lines away, and keep the result if it is a plain index of the same height.
+        better = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, open_lines=True)
+        if better is not None and better.suit is not None and _plain(better, w) and \
+                not _joined_to_line(better, w) and better.rank_box[3] >= 0.8 * found.rank_box[3]:
+            return better
         return found
     strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8), edge, whole_only=whole_only)
     if strict is not None and (strict.suit is None or not (
@@ -170,6 +178,12 @@ def _parts_a_whole(plain: np.ndarray, edge: tuple[np.ndarray, np.ndarray] | None
     st = stats[ids]
     return bool((st[:, 0] >= x0).all() and (st[:, 1] >= y0).all() and (st[:, 0] + st[:, 2] <= x1).all()
                 and (st[:, 1] + st[:, 3] <= y1).all())
+
+
+def _joined_to_line(g: IndexGlyphs, patch_w: int) -> bool:
+    """A rank wider than tall that the patch's far border cuts: joined to a line running out of the corner."""
+    x, _, rw, rh = g.rank_box
+    return x + rw >= patch_w and rw > rh
 
 
 def _plain(g: IndexGlyphs, patch_w: int) -> bool:
