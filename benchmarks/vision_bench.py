@@ -153,7 +153,8 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
     in its box names its rank, "wrong" when reads there name only other ranks, "abstained" when a card was found
     there but not named, "face_down" when it was taken for a back, else "missed". Outside every box: "stray"
     cards named, and "stray_backs" (face-down cards reported on the clutter around). Per read: "reads" naming
-    a card, and "reads_not_there", those naming a rank that no labelled card around the read's centre has."""
+    a card, and "reads_not_there", those naming a rank that no labelled card around the read's centre or its
+    index has."""
     if not (PHOTOS / "boxes.csv").exists():
         return {}
     by_image: dict[str, list[dict]] = {}
@@ -182,11 +183,15 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
                     c["stray"] += 1
             if r.code and not r.face_down:
                 # Per read, as the issue counts precision: a read names a card that is not there when no
-                # labelled card around its centre has that rank (where cards overlap, a read of the card
-                # beneath lies in the upper card's box too), or when it lies outside every card.
+                # labelled card around it has that rank, or when it lies outside every card. "Around it": its
+                # centre or the index it read. (The boxes hold only what shows of a card; a card beneath
+                # another is read from its index, and its centre, extrapolated, falls on the upper card.)
                 c["reads"] += 1
-                if r.code in ("JR", "JB") or not any(within(r, rect) and b["card"][0] == r.code[0]
-                                                     for b, rect in zip(boxes, rects)):
+                at = [r.centre] + ([r.index_box.mean(axis=0)] if r.index_box is not None else [])
+                if r.code in ("JR", "JB") or not any(
+                        b["card"][0] == r.code[0] and any(x1 - 5 <= p[0] <= x2 + 5 and y1 - 5 <= p[1] <= y2 + 5
+                                                          for p in at)
+                        for b, (x1, y1, x2, y2) in zip(boxes, rects)):
                     c["reads_not_there"] += 1
         for b, rect in zip(boxes, rects):
             rank = b["card"][0]
