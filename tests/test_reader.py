@@ -547,3 +547,46 @@ def test_an_unread_court_card_is_not_called_face_down(reader: Reader) -> None:
         img, q = _one_card(HELD, "BACK_BLUE", angle, card_w=150, picture=back)
         reads = [r for r in reader.read_still(img) if np.linalg.norm(r.centre - q.mean(axis=0)) < 40]
         assert [r.code for r in reads] == ["BACK"], angle
+
+
+def _close_up(code: str, angle: float, seed: int = 1) -> np.ndarray:
+    """One card close to the camera (230 px of an 800 px picture) on wood, a book over its top-left corner,
+    and pale paper scraps around it."""
+    import math
+
+    from companion.vision.synthetic import _paste, card_image
+
+    rng = np.random.default_rng(seed)
+    img = cv2.add(np.full((600, 800, 3), (40, 70, 120), np.uint8), rng.integers(0, 25, (600, 800, 3), dtype=np.uint8))
+    card = card_image("byronknoll_vector", code)
+    cw = 230
+    ch = cw * card.shape[0] / card.shape[1]
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    q = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [cw / 2, ch / 2]) @ rot.T + [400, 300]
+    _paste(img, card, q)
+    for _ in range(14):
+        while True:
+            x, y = rng.integers(20, 760), rng.integers(20, 560)
+            if abs(x - 400) > 200 or abs(y - 300) > 220:
+                break
+        size = (float(rng.integers(6, 14)), float(rng.integers(25, 60)))
+        scrap = cv2.boxPoints(((float(x), float(y)), size, float(rng.uniform(0, 180)))).astype(np.int32)
+        cv2.fillConvexPoly(img, scrap, (235, 240, 240))
+    o, xa, ya = q[0], q[1] - q[0], q[3] - q[0]
+    book = np.array([o - 0.3 * xa - 0.3 * ya, o + 0.55 * xa - 0.3 * ya, o + 0.55 * xa + 0.45 * ya,
+                     o - 0.3 * xa + 0.45 * ya])
+    cv2.fillConvexPoly(img, book.astype(np.int32), (30, 60, 200))
+    return img
+
+
+@pytest.mark.parametrize("code", ["9s", "Th"])
+def test_a_close_up_card_among_scraps_is_sized_from_itself(reader: Reader, code: str) -> None:
+    """A card close to the camera, partly covered, so its paper is not card-shaped: the card size once came from
+    the straight edges of the paper scraps around it (a sixth of the card), and the card was not looked for at
+    all. The biggest paper region, one card big by its longest straight edge, sets the size; the card reads."""
+    for angle in (0, 15, 200):
+        img = _close_up(code, angle)
+        det = detect_cards(img)
+        assert det.size_from == "close-up" and 200 < det.card_width < 260, (angle, det.size_from, det.card_width)
+        assert [r.code for r in reader.read_still(img) if r.code] == [code], angle

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -36,8 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     by_image: dict[str, list[dict[str, str]]] = {}
     for row in csv.DictReader(open(PHOTOS / "boxes.csv")):
         by_image.setdefault(row["image"], []).append(row)
-    off = {"photos": 0, "cards": 0, "quads": 0}
-    ok = {"photos": 0, "cards": 0, "quads": 0}
+    off: dict = {"photos": 0, "cards": 0, "quads": 0}
+    ok: dict = {"photos": 0, "cards": 0, "quads": 0}
     for i, (name, boxes) in enumerate(by_image.items()):
         if i % 2 and not args.all:
             continue
@@ -51,10 +52,13 @@ def main(argv: list[str] | None = None) -> int:
         c["photos"] += 1
         c["cards"] += len(boxes)
         c["quads"] += len(det.quads)
+        c.setdefault("from", Counter())[det.size_from or "nothing"] += 1
         if args.v and bad:
-            print(f"{name}: estimated {det.card_width:.0f} px, labelled {labelled:.0f} px, {len(det.quads)} quads")
+            print(f"{name}: estimated {det.card_width:.0f} px from {det.size_from or 'nothing'}, labelled "
+                  f"{labelled:.0f} px, {len(det.quads)} quads")
     for label, c in (("estimate far too small", off), ("estimate plausible", ok)):
-        print(f"{label:<24} {c['photos']:>4} photos, {c['cards']:>4} labelled cards, {c['quads']:>4} whole cards found")
+        print(f"{label:<24} {c['photos']:>4} photos, {c['cards']:>4} labelled cards, {c['quads']:>4} whole cards found; "
+              "size from " + ", ".join(f"{k} {v}" for k, v in sorted(c.get("from", {}).items())))
     return 0
 
 

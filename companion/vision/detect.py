@@ -57,6 +57,11 @@ class Detection:
     textured: bool = False  # the table is speckled (carpet, grainy wood): its specks are opened away first
     card_width: float = 0.0  # typical card short side, full-resolution pixels (0 when no card seen)
     scale: float = 1.0  # full-resolution pixels per working pixel
+    # Where card_width came from: 'hint' (calibration), 'singles' (lone cards), 'pairs' (lone cards were pairs or
+    # tight fans: rows or hands said so), 'rows' (rows of touching cards only), 'close-up' (the biggest paper
+    # region, one or two cards big), 'hands' (the straight edges of hands), 'edges' (outlines from edges),
+    # '' (no card seen).
+    size_from: str = ""
 
 
 def _order_clockwise(pts: np.ndarray) -> np.ndarray:
@@ -179,7 +184,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     singles = [b for b in blobs if b[3] > 0.86 and 1.22 < b[4] < 1.62]
     if card_width_hint:
         cw = card_width_hint / scale
+        det.size_from = "hint"
     elif singles:
+        det.size_from = "singles"
         sizes = np.array(sorted(min(b[2][1]) for b in singles))
         # Two cards touching long side to long side make a 2 x 1.4 rectangle: card-shaped, 1.43 times too big.
         # Prefer the smaller size when both show, or what the fanned hands say when only the pairs show.
@@ -189,22 +196,32 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         edge = _edge_estimate([b for b in blobs if id(b) not in single_ids], area_img)
         if not len(small_ones) and len(singles) <= 2 and edge and 1.3 < cw / edge < 1.6:
             cw = edge
+            det.size_from = "pairs"
         # A row of touching cards settles it: its short side is one card's long side. What looked like lone
         # cards 1.4 times too big were pairs side by side, or tight fans.
         rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and 1.75 < b[4] < 6.5]
         if not len(small_ones) and len(singles) <= 2 and rows and 1.3 < cw / float(np.median(rows)) < 1.6:
             cw = float(np.median(rows))
+            det.size_from = "pairs"
     elif any(b[3] > 0.86 and b[4] >= 1.62 for b in blobs):
         # Only rows of touching cards: a row's short side is a card's long side.
         row = max((b for b in blobs if b[3] > 0.86 and b[4] >= 1.62), key=lambda b: b[1])
         cw = float(min(row[2][1])) / CARD_ASPECT
+        det.size_from = "rows"
+    elif _closeup_estimate(blobs, area_img):
+        # One or two cards close to the camera, not card-shaped in the paper mask (a shadow across them, an
+        # object on top): the clutter's straight stretches would say the card is a fraction of its size.
+        cw = _closeup_estimate(blobs, area_img)
+        det.size_from = "close-up"
     elif _edge_estimate(blobs, area_img):
         cw = _edge_estimate(blobs, area_img)
+        det.size_from = "hands"
     else:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
             det.edge_quads = [q * scale for q in edge_quads(small, [])]
             if det.edge_quads:
                 det.card_width = float(np.median([_short_side(q) for q in det.edge_quads]))
+                det.size_from = "edges"
         return det
     card_area = cw * cw * CARD_ASPECT
     det.card_width = cw * scale
@@ -354,6 +371,22 @@ def _edge_estimate(blobs: Sequence[Blob], area_img: float) -> float:
         poly = cv2.approxPolyDP(c, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
         lengths.append(float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max()))
     return float(np.median(lengths)) / CARD_ASPECT if lengths else 0.0
+
+
+def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
+    """Card width from the biggest paper region when it is too big for a hand at table distance (over 5 % of
+    the picture, under half of it) and, taking its longest straight stretch for a card's long side, one or two
+    cards big; else 0."""
+    big = [b for b in blobs if 0.05 * area_img < b[1] <= 0.5 * area_img]
+    if not big:
+        return 0.0
+    c, a, rect, fill, aspect = max(big, key=lambda b: b[1])
+    peri = cv2.arcLength(c, True)
+    if peri <= 0 or 4 * np.pi * a / peri ** 2 > 0.85:  # round: a plate, a glare spot
+        return 0.0
+    poly = cv2.approxPolyDP(c, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
+    cw = float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max()) / CARD_ASPECT
+    return cw if 0.5 < a / (cw * cw * CARD_ASPECT) < 2.5 else 0.0
 
 
 def _whiteness(white: np.ndarray, quad: np.ndarray) -> float:
