@@ -590,3 +590,19 @@ def test_a_close_up_card_among_scraps_is_sized_from_itself(reader: Reader, code:
         det = detect_cards(img)
         assert det.size_from == "close-up" and 200 < det.card_width < 260, (angle, det.size_from, det.card_width)
         assert [r.code for r in reader.read_still(img) if r.code] == [code], angle
+
+
+def test_digits_joined_for_a_rendered_ten() -> None:
+    """Training sets '10' by hand as well as in the font's own spacing: one height, the gap as asked, overlapping
+    digits keeping the ink of both."""
+    one = np.full((40, 10), 255, np.uint8)
+    zero = np.zeros((50, 30), np.uint8)
+    zero[:, :5] = zero[:, -5:] = 255
+    for gap in (0.0, 0.1, 0.2):
+        m = G.join_digits(one, zero, gap)
+        x0 = 12 + round(gap * 50)  # the '1' is 12 wide at height 50
+        assert m.shape == (50, x0 + 30)
+        assert (m[:, :12] > 0).all() and not (m[:, 12:x0] > 0).any()  # the '1', then the gap
+        assert (m[:, x0:x0 + 5] > 0).all() and not (m[:, x0 + 5:x0 + 25] > 0).any()  # the '0' and its hole
+    tight = G.join_digits(one, zero, -0.04)
+    assert tight.shape == (50, 12 + 30 - 2) and (tight[:, :12] > 0).all()

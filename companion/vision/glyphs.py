@@ -192,7 +192,9 @@ def render_corner(rank_mask: np.ndarray, suit_mask: np.ndarray | None, rank_colo
     canvas = np.empty((ph, pw, 3), np.uint8)
     canvas[:] = paper
     rh = int(rng.uniform(0.085, 0.2) * W)
-    rm = _weight(_fit(rank_mask, rh, rng.uniform(0.8, 1.2)), rng)
+    # Card indices are often narrower than the font's own letters (condensed serifs on casino and club decks).
+    squeeze = rng.uniform(0.8, 1.2) if rng.random() < 0.7 else rng.uniform(0.6, 0.8)
+    rm = _weight(_fit(rank_mask, rh, squeeze), rng)
     max_w = int(0.26 * W)
     if rm.shape[1] > max_w:
         rm = cv2.resize(rm, (max_w, rm.shape[0]), interpolation=cv2.INTER_AREA)
@@ -341,6 +343,9 @@ def random_font_corner(rng: np.random.Generator, fonts: list[str], sfonts: list[
     while rm is None:
         font = fonts[int(rng.integers(len(fonts)))]
         rm = text_mask(font, RANK_TEXT[rank])
+    if rank == "T" and rng.random() < 0.5:
+        ten = _ten(font, rng)
+        rm = ten if ten is not None else rm
     if rank == "J" and suit is None and rng.random() < 0.08:  # a joker's corner: J then letters
         word = "oker" if rng.random() < 0.5 else "OKER"
         letters = [m for m in (text_mask(font, ch) for ch in word) if m is not None]
@@ -356,6 +361,27 @@ def random_font_corner(rng: np.random.Generator, fonts: list[str], sfonts: list[
     ink = tuple(int(np.clip(v + rng.normal(0, 12), 0, 255)) for v in ink)
     rank_ink = ink if rng.random() < 0.85 else (20, 20, 20)
     return (*render_corner(rm, sm, rank_ink, ink, rng), rank, suit)
+
+
+def _ten(font: str, rng: np.random.Generator) -> np.ndarray | None:
+    """'10' set by hand in ``font``: card indices set the digits tighter or looser than the font's own spacing,
+    so the gap is drawn from overlapping a little to a fifth of their height."""
+    one, zero = text_mask(font, "1"), text_mask(font, "0")
+    if one is None or zero is None:
+        return None
+    return join_digits(one, zero, float(rng.uniform(-0.04, 0.2)))
+
+
+def join_digits(left: np.ndarray, right: np.ndarray, gap: float) -> np.ndarray:
+    """Two digit masks brought to one height, side by side, ``gap`` times that height apart (negative: they
+    overlap, ink kept where either has it)."""
+    h = max(left.shape[0], right.shape[0])
+    left, right = _fit(left, h), _fit(right, h)
+    x0 = max(left.shape[1] + int(round(gap * h)), 0)
+    out = np.zeros((h, max(x0 + right.shape[1], left.shape[1])), np.uint8)
+    out[:, :left.shape[1]] = left
+    out[:, x0:x0 + right.shape[1]] = np.maximum(out[:, x0:x0 + right.shape[1]], right)
+    return out
 
 
 def junk_patch(rng: np.random.Generator, decks: tuple[str, ...]) -> np.ndarray:
