@@ -606,3 +606,18 @@ def test_digits_joined_for_a_rendered_ten() -> None:
         assert (m[:, x0:x0 + 5] > 0).all() and not (m[:, x0 + 5:x0 + 25] > 0).any()  # the '0' and its hole
     tight = G.join_digits(one, zero, -0.04)
     assert tight.shape == (50, 12 + 30 - 2) and (tight[:, :12] > 0).all()
+
+
+def test_hands_alone_size_the_cards_over_chips_and_broken_backs(reader: Reader) -> None:
+    """A table with no lone card and no row: one face-up pair, two hands of backs (one broken in two by its
+    pattern), chips. The size comes from the hands' longest straight edges; the median over blobs once let a
+    notched chip and the pieces of backs outvote the face-up hand (99 px for 139), which was cut into a grid of
+    'cards' and not read. Weighted by area, the hand sets it, and both its cards read."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5038, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    det = detect_cards(sc.image)
+    true = float(np.linalg.norm(sc.cards[-1].quad[1] - sc.cards[-1].quad[0]))
+    assert det.size_from == "hands" and abs(det.card_width - true) < 0.1 * true, (det.size_from, det.card_width)
+    face_up = sorted(c.code for c in sc.cards if c.face_up)
+    assert sorted(r.code for r in reader.read_still(sc.image) if r.code and not r.face_down) == face_up

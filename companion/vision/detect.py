@@ -213,8 +213,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         # object on top): the clutter's straight stretches would say the card is a fraction of its size.
         cw = _closeup_estimate(blobs, area_img)
         det.size_from = "close-up"
-    elif _edge_estimate(blobs, area_img):
-        cw = _edge_estimate(blobs, area_img)
+    elif _edge_estimate(blobs, area_img, by_area=True):
+        cw = _edge_estimate(blobs, area_img, by_area=True)
         det.size_from = "hands"
     else:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
@@ -360,17 +360,26 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
     return out
 
 
-def _edge_estimate(blobs: Sequence[Blob], area_img: float) -> float:
+def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False) -> float:
     """Card width from fanned hands: the longest straight stretch of a hand's outline is the top card's long
-    side. Round blobs (chips, glare) and huge ones (the mat's edge) do not count."""
-    lengths = []
+    side. Round blobs (chips, glare) and huge ones (the mat's edge) do not count. ``by_area``: the median
+    weighted by area, where the hands alone set the size: a chip whose outline a glyph notches, or a piece of a
+    hand of backs, is small beside a hand."""
+    lengths, areas = [], []
     for c, a, rect, fill, aspect in blobs:
         peri = cv2.arcLength(c, True)
         if peri <= 0 or 4 * np.pi * a / peri ** 2 > 0.85 or a > 0.05 * area_img:
             continue
         poly = cv2.approxPolyDP(c, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
         lengths.append(float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max()))
-    return float(np.median(lengths)) / CARD_ASPECT if lengths else 0.0
+        areas.append(float(a))
+    if not lengths:
+        return 0.0
+    if not by_area:
+        return float(np.median(lengths)) / CARD_ASPECT
+    order = np.argsort(lengths)
+    cum = np.cumsum(np.array(areas)[order])
+    return float(np.array(lengths)[order][int(np.searchsorted(cum, 0.5 * cum[-1]))]) / CARD_ASPECT
 
 
 def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
