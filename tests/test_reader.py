@@ -621,3 +621,21 @@ def test_hands_alone_size_the_cards_over_chips_and_broken_backs(reader: Reader) 
     assert det.size_from == "hands" and abs(det.card_width - true) < 0.1 * true, (det.size_from, det.card_width)
     face_up = sorted(c.code for c in sc.cards if c.face_up)
     assert sorted(r.code for r in reader.read_still(sc.image) if r.code and not r.face_down) == face_up
+
+
+@pytest.mark.parametrize("angle", [20, 160])
+def test_a_hand_in_a_dim_part_of_the_mat_is_found(reader: Reader, angle: float) -> None:
+    """A lamp to one side: a fanned pair where the mat is a third as bright as beside two lone cards. Its paper
+    is under the white mask's floor; with the brightness evened out across the picture (the mat's own level as
+    the reference) it is paper again, a hand whose lower card reads from its corner."""
+    from companion.vision.synthetic import _paste, card_image
+
+    for dim in (0.4, 0.3):
+        img, _ = _fanned_pair(("7h", "Kc"), 0.3, angle)
+        for k, code in enumerate(("As", "9d")):
+            q = np.array([[-75, -105], [75, -105], [75, 105], [-75, 105]], float) + [1150, 250 + 450 * k]
+            _paste(img, card_image(HELD, code), q)
+        xs = np.linspace(0, 1, img.shape[1])[None, :, None]
+        img = (img * (dim + (1 - dim) * np.clip((xs - 0.55) / 0.2, 0, 1))).astype(np.uint8)
+        assert sorted(r.code for r in reader.read_still(img) if r.code and not r.face_down) == \
+            ["7h", "9d", "As", "Kc"], dim

@@ -226,6 +226,10 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     card_area = cw * cw * CARD_ASPECT
     det.card_width = cw * scale
     paper = cv2.erode(white, np.ones((3, 3), np.uint8))  # a back's light speckles are not paper
+    if corners:  # cards the paper mask missed in a dim part of the mat or under a colour cast
+        shaded, shaded_paper = _shaded_paper(small, mask, card_area)
+        blobs += shaded
+        paper = cv2.bitwise_or(paper, cv2.erode(shaded_paper, np.ones((3, 3), np.uint8)))
     for i, (c, a, rect, fill, aspect) in enumerate(blobs):
         if a < 0.35 * card_area:
             continue
@@ -329,6 +333,57 @@ def _speckled(other: np.ndarray, white: np.ndarray) -> bool:
     _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=8)
     specks = int(stats[1:, cv2.CC_STAT_AREA][stats[1:, cv2.CC_STAT_AREA] < 13].sum())
     return specks > 0.05 * max(1, int(np.count_nonzero(white[::2, ::2] == 0)))
+
+
+def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tuple[list[Blob], np.ndarray]:
+    """Paper the white mask missed where the mat is darker than elsewhere (a dim corner, a lamp to one side) or
+    tinted: brightness evened out across the picture (raised towards the well-lit mat's level, a heavy blur of
+    the brightness with the paper eroded away), then paper found as in ``white_mask``. Only regions clear of
+    everything found so far (``known``), one to four cards big, with a sharp outline (glare fades out softly) are
+    returned, as blobs, with their mask. Evening out the whole picture for the white mask instead costs community
+    cards (a glare spot beside them joins them) and real photos (clutter turns to paper). Worked at half the
+    working resolution: only card-sized regions are wanted."""
+    h, w = small.shape[:2]
+    half = cv2.resize(small, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
+    v = hsv[:, :, 2]
+    low = cv2.resize(v, (max(1, v.shape[1] // 4), max(1, v.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    k = max(3, max(low.shape) // 6)
+    level = cv2.blur(cv2.erode(low, np.ones((5, 5), np.uint8)), (k, k)).astype(np.float32)
+    gain_low = np.clip(float(np.percentile(level, 90)) / np.maximum(level, 8.0), 0.5, 2.5)  # up to the well-lit mat
+    gain = cv2.resize(gain_low.astype(np.float32), (v.shape[1], v.shape[0]), interpolation=cv2.INTER_LINEAR)
+    even = cv2.multiply(v, gain, dtype=cv2.CV_8U)  # saturates at 255
+    score = cv2.subtract(even, hsv[:, :, 1])  # saturates at 0
+    t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k3 = np.ones((3, 3), np.uint8)
+    found = cv2.morphologyEx((score > max(float(t), 90.0)).astype(np.uint8) * 255, cv2.MORPH_OPEN, k3)
+    clear = cv2.resize(cv2.dilate(known, np.ones((7, 7), np.uint8)), (v.shape[1], v.shape[0]),
+                       interpolation=cv2.INTER_NEAREST)
+    found = cv2.bitwise_and(found, cv2.bitwise_not(clear))
+    step = cv2.morphologyEx(score, cv2.MORPH_GRADIENT, k3)
+    keep = np.zeros_like(found)
+    cnts, _ = cv2.findContours(found, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for c in cnts:
+        a = cv2.contourArea(c)
+        if not 0.5 * card_area < 4 * a < 4.5 * card_area:
+            continue
+        (rw, rh) = cv2.minAreaRect(c)[1]
+        if max(rw, rh) > 2.5 * max(min(rw, rh), 1.0) or a < 0.8 * cv2.contourArea(cv2.convexHull(c)):
+            continue  # a streak of glare; the light parts of a back's pattern (ragged)
+        p = c.reshape(-1, 2)
+        if float((step[p[:, 1], p[:, 0]] > 30).mean()) > 0.35:
+            cv2.drawContours(keep, [c], -1, 255, -1)
+    out: list[Blob] = []
+    if not keep.any():
+        return out, np.zeros(small.shape[:2], np.uint8)
+    keep = cv2.resize(keep, (w, h), interpolation=cv2.INTER_NEAREST)
+    for c in cv2.findContours(keep, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        rect = cv2.minAreaRect(c)
+        (rw, rh) = rect[1]
+        if min(rw, rh) > 0:
+            a = cv2.contourArea(c)
+            out.append((c, a, rect, a / (rw * rh), max(rw, rh) / min(rw, rh)))
+    return out, keep
 
 
 def _notched_card(contour: np.ndarray, rect: RotatedRect, card_area: float) -> bool:
