@@ -208,13 +208,13 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         row = max((b for b in blobs if b[3] > 0.86 and b[4] >= 1.62), key=lambda b: b[1])
         cw = float(min(row[2][1])) / CARD_ASPECT
         det.size_from = "rows"
-    elif _closeup_estimate(blobs, area_img):
+    elif close_up := _closeup_estimate(blobs, area_img):
         # One or two cards close to the camera, not card-shaped in the paper mask (a shadow across them, an
         # object on top): the clutter's straight stretches would say the card is a fraction of its size.
-        cw = _closeup_estimate(blobs, area_img)
+        cw = close_up
         det.size_from = "close-up"
-    elif _edge_estimate(blobs, area_img, by_area=True):
-        cw = _edge_estimate(blobs, area_img, by_area=True)
+    elif from_hands := _edge_estimate(blobs, area_img, by_area=True):
+        cw = from_hands
         det.size_from = "hands"
     else:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
@@ -425,8 +425,7 @@ def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False
         peri = cv2.arcLength(c, True)
         if peri <= 0 or 4 * np.pi * a / peri ** 2 > 0.85 or a > 0.05 * area_img:
             continue
-        poly = cv2.approxPolyDP(c, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
-        lengths.append(float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max()))
+        lengths.append(_longest_stretch(c, peri))
         areas.append(float(a))
     if not lengths:
         return 0.0
@@ -448,9 +447,15 @@ def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     peri = cv2.arcLength(c, True)
     if peri <= 0 or 4 * np.pi * a / peri ** 2 > 0.85:  # round: a plate, a glare spot
         return 0.0
-    poly = cv2.approxPolyDP(c, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
-    cw = float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max()) / CARD_ASPECT
+    cw = _longest_stretch(c, peri) / CARD_ASPECT
     return cw if 0.5 < a / (cw * cw * CARD_ASPECT) < 2.5 else 0.0
+
+
+def _longest_stretch(contour: np.ndarray, perimeter: float) -> float:
+    """The longest side of an outline simplified to within 1 % of its perimeter: a card's long side, where one
+    shows whole."""
+    poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
+    return float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max())
 
 
 def _whiteness(white: np.ndarray, quad: np.ndarray) -> float:

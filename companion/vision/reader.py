@@ -408,10 +408,9 @@ def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
     # sides (where the index is); a back's pattern runs to the card's edge or to a thin white border.
     if w < MARGIN_MIN_PX:
         return True
-    if h >= w:
-        rows = slice(h // 5, h - h // 5)
-        margins = [paper[rows, int(a * w):int(b * w)] for a, b in (MARGIN_BAND, (1 - MARGIN_BAND[1], 1 - MARGIN_BAND[0]))]
-    else:
-        cols = slice(w // 5, w - w // 5)
-        margins = [paper[int(a * h):int(b * h), cols] for a, b in (MARGIN_BAND, (1 - MARGIN_BAND[1], 1 - MARGIN_BAND[0]))]
+    if h < w:  # landscape: look along the long sides all the same
+        paper, w, h = paper.T, h, w
+    rows = slice(h // 5, h - h // 5)
+    a, b = MARGIN_BAND
+    margins = [paper[rows, int(a * w):int(b * w)], paper[rows, int((1 - b) * w):int((1 - a) * w)]]
     return not all(m.size and float(m.mean()) > 0.7 for m in margins)
