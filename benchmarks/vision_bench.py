@@ -171,12 +171,12 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
         reads = reader.read_still(img)
         rects = [tuple(int(b[k]) for k in ("x1", "y1", "x2", "y2")) for b in boxes]
 
-        def within(r, rect, m: int = 5) -> bool:
+        def within(p, rect, m: int = 5) -> bool:
             x1, y1, x2, y2 = rect
-            return x1 - m <= r.centre[0] <= x2 + m and y1 - m <= r.centre[1] <= y2 + m
+            return x1 - m <= p[0] <= x2 + m and y1 - m <= p[1] <= y2 + m
 
         for r in reads:
-            if not any(within(r, rect, 0) for rect in rects):
+            if not any(within(r.centre, rect, 0) for rect in rects):
                 if r.face_down:
                     c["stray_backs"] += 1
                 elif r.code:
@@ -188,14 +188,12 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
                 # another is read from its index, and its centre, extrapolated, falls on the upper card.)
                 c["reads"] += 1
                 at = [r.centre] + ([r.index_box.mean(axis=0)] if r.index_box is not None else [])
-                if r.code in ("JR", "JB") or not any(
-                        b["card"][0] == r.code[0] and any(x1 - 5 <= p[0] <= x2 + 5 and y1 - 5 <= p[1] <= y2 + 5
-                                                          for p in at)
-                        for b, (x1, y1, x2, y2) in zip(boxes, rects)):
+                if r.code in ("JR", "JB") or not any(b["card"][0] == r.code[0] and any(within(p, rect) for p in at)
+                                                     for b, rect in zip(boxes, rects)):
                     c["reads_not_there"] += 1
         for b, rect in zip(boxes, rects):
             rank = b["card"][0]
-            here = [r for r in reads if within(r, rect)]
+            here = [r for r in reads if within(r.centre, rect)]
             named = [r.code[0] for r in here if r.code and not r.face_down]
             c["cards"] += 1
             per_rank[rank]["cards"] += 1

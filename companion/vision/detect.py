@@ -91,13 +91,9 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3)
     step = cv2.morphologyEx(w, cv2.MORPH_GRADIENT, k3)
 
-    def sharp(c: np.ndarray) -> bool:
-        p = c.reshape(-1, 2)
-        return float((step[p[:, 1], p[:, 0]] > 30).mean()) > 0.35
-
     out = high.copy()
     cnts, _ = cv2.findContours(high, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    soft = [c for c in cnts if not sharp(c)]
+    soft = [c for c in cnts if not _sharp(c, step)]
     if soft:  # a glare spot's core: not paper, even where it saturates
         cv2.drawContours(out, soft, -1, 0, -1)
     if np.array_equal(low, high):
@@ -107,7 +103,7 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     for c in cnts:
         # A light mat (huge) is left to the old floor, and so is a region it did see: that may be cards
         # joined to a glare spot.
-        if cv2.contourArea(c) > 0.25 * area_img or not sharp(c):
+        if cv2.contourArea(c) > 0.25 * area_img or not _sharp(c, step):
             continue
         x, y, bw, bh = cv2.boundingRect(c)
         inside = np.zeros((bh, bw), np.uint8)
@@ -116,6 +112,18 @@ def white_mask(small: np.ndarray) -> np.ndarray:
             roi = out[y:y + bh, x:x + bw]
             roi[(inside > 0) & (low[y:y + bh, x:x + bw] > 0)] = 255
     return out
+
+
+def _sharp(contour: np.ndarray, step: np.ndarray) -> bool:
+    """Paper's outline is a sharp step (``step``: the morphological gradient of the paperness) along more than a
+    third of its length; a glare spot fades out softly."""
+    p = contour.reshape(-1, 2)
+    return float((step[p[:, 1], p[:, 0]] > 30).mean()) > 0.35
+
+
+def _round(area: float, perimeter: float) -> bool:
+    """A chip, a plate or a glare spot, not cards: an outline nearly as compact as a circle's."""
+    return 4 * np.pi * area / perimeter ** 2 > 0.85
 
 
 def _fill(mask: np.ndarray, max_hole: float = 0.02) -> np.ndarray:
@@ -370,8 +378,7 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
         (rw, rh) = cv2.minAreaRect(c)[1]
         if max(rw, rh) > 2.5 * max(min(rw, rh), 1.0) or a < 0.8 * cv2.contourArea(cv2.convexHull(c)):
             continue  # a streak of glare; the light parts of a back's pattern (ragged)
-        p = c.reshape(-1, 2)
-        if float((step[p[:, 1], p[:, 0]] > 30).mean()) > 0.35:
+        if _sharp(c, step):
             cv2.drawContours(keep, [c], -1, 255, -1)
     out: list[Blob] = []
     if not keep.any():
@@ -409,7 +416,7 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
         peri = cv2.arcLength(c, True)
         rect = cv2.minAreaRect(c)
         rw, rh = rect[1]
-        if 4 * np.pi * a / peri ** 2 > 0.85 or a / max(rw * rh, 1) < 0.6 or min(rw, rh) < 0.6 * np.sqrt(card_area / 1.4):
+        if _round(a, peri) or a / max(rw * rh, 1) < 0.6 or min(rw, rh) < 0.6 * np.sqrt(card_area / 1.4):
             continue
         out.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
     return out
@@ -423,7 +430,7 @@ def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False
     lengths, areas = [], []
     for c, a, rect, fill, aspect in blobs:
         peri = cv2.arcLength(c, True)
-        if peri <= 0 or 4 * np.pi * a / peri ** 2 > 0.85 or a > 0.05 * area_img:
+        if peri <= 0 or _round(a, peri) or a > 0.05 * area_img:
             continue
         lengths.append(_longest_stretch(c, peri))
         areas.append(float(a))
@@ -445,7 +452,7 @@ def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
         return 0.0
     c, a, rect, fill, aspect = max(big, key=lambda b: b[1])
     peri = cv2.arcLength(c, True)
-    if peri <= 0 or 4 * np.pi * a / peri ** 2 > 0.85:  # round: a plate, a glare spot
+    if peri <= 0 or _round(a, peri):
         return 0.0
     cw = _longest_stretch(c, peri) / CARD_ASPECT
     return cw if 0.5 < a / (cw * cw * CARD_ASPECT) < 2.5 else 0.0
