@@ -26,7 +26,8 @@ from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
 from companion.vision.index_search import index_frames
-from companion.vision.reader_glyph import corner_patch, glyph_box, glyph_features, ink_map, locate_index
+from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
+                                            locate_index_why)
 from companion.vision.reader_model import load_classifier
 
 if TYPE_CHECKING:
@@ -95,14 +96,28 @@ class Reader:
         """Read the index at one card corner. ``outset`` (card widths) starts the frame that much outside
         the corner, for corners guessed from an outline (which sit a little inside the card); ``guessed``
         reads such a corner more warily: glyphs cut by the patch border and run-together glyphs are not read."""
+        return self._corner(image, origin, x_axis, y_axis, outset, guessed)[0]
+
+    def _corner(self, image: np.ndarray, origin: npt.ArrayLike, x_axis: npt.ArrayLike, y_axis: npt.ArrayLike,
+                outset: float, guessed: bool) -> tuple[CornerRead | None, bool]:
+        """``read_corner``, and whether a frame a little further left might read there: the locator found a
+        glyph row, or ink the frame's left border cuts."""
         o, xa, ya = (np.asarray(v, np.float32) for v in (origin, x_axis, y_axis))
         o = o - outset * (xa + ya)
         patch = corner_patch(image, o, xa, ya)
-        return self.read_patch(patch, o, xa, ya, guessed)
+        g, at_left = locate_index_why(patch, whole_only=guessed)
+        return self.read_glyphs(g, patch, o, xa, ya, guessed), g is not None or at_left
 
     def read_patch(self, patch: np.ndarray, origin: npt.ArrayLike | None = None, x_axis: npt.ArrayLike | None = None,
                    y_axis: npt.ArrayLike | None = None, guessed: bool = False) -> CornerRead | None:
-        g = locate_index(patch, whole_only=guessed)
+        """Read one corner patch (``reader_glyph.corner_patch``); ``origin`` and the axes place its index box in
+        the picture."""
+        return self.read_glyphs(locate_index(patch, whole_only=guessed), patch, origin, x_axis, y_axis, guessed)
+
+    def read_glyphs(self, g: IndexGlyphs | None, patch: np.ndarray, origin: npt.ArrayLike | None = None,
+                    x_axis: npt.ArrayLike | None = None, y_axis: npt.ArrayLike | None = None,
+                    guessed: bool = False) -> CornerRead | None:
+        """Classify the glyphs ``locate_index`` found in ``patch``."""
         if g is None or g.suit is None or g.suit_box is None:
             return None  # no suit below the rank (or one the locator could not part from it): not an index
         if guessed and g.rank_box[3] < MIN_RANK_OVER_SUIT * g.suit_box[3]:
@@ -262,10 +277,15 @@ class Reader:
         out: list[CardRead] = []
         for c in corners:
             for dx, dy in JITTER:
-                read = self._read_guessed(image, c.origin + dx * c.x_axis + dy * c.y_axis, c.x_axis, c.y_axis,
-                                          OUTSET, card_at=c.origin)
+                read, located = self._guess(image, c.origin + dx * c.x_axis + dy * c.y_axis, c.x_axis, c.y_axis,
+                                            OUTSET, card_at=c.origin)
                 if read is not None:
                     out.append(read)
+                    break
+                if not located:
+                    # No glyph row and no ink cut at the left border: a frame a few pixels further left finds
+                    # none either. (Reads on 240 tuning scenes are identical without those retries; a retry
+                    # after finding no glyph row at all did read a card, once: a queen its frame cut.)
                     break
         return out
 
@@ -294,15 +314,20 @@ class Reader:
                       outset: float, card_at: np.ndarray) -> CardRead | None:
         """One guessed corner frame read warily: named only when it clears the threshold by the margin (or an
         enrolled deck seconds it). The card is extrapolated from the corner at ``card_at`` along the axes."""
-        r = self.read_corner(image, origin, x_axis, y_axis, outset, guessed=True)
+        return self._guess(image, origin, x_axis, y_axis, outset, card_at)[0]
+
+    def _guess(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
+               outset: float, card_at: np.ndarray) -> tuple[CardRead | None, bool]:
+        """``_read_guessed``, and whether a frame a little further left might read there (``_corner``)."""
+        r, located = self._corner(image, origin, x_axis, y_axis, outset, guessed=True)
         if r is None:
-            return None
+            return None, located
         code, conf, alts = self.decide([r], guessed=True)
         if code is None or (conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code)):
-            return None
+            return None, located
         o, xa, ya = card_at, x_axis, y_axis * CARD_ASPECT
         quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
-        return CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts)
+        return CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts), located
 
     @staticmethod
     def _contradict(reads: list[CornerRead]) -> bool:

@@ -17,6 +17,7 @@ to a picture frame). A stricter-threshold rank taken out of a bigger blob (``_pa
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -42,9 +43,7 @@ def _hog(img: np.ndarray, cell: int = 8, bins: int = 9) -> np.ndarray:
     b0 = np.floor(ang).astype(np.int32) % bins
     w1 = ang - np.floor(ang)
     n = img.shape[0] // cell
-    cy = (np.arange(img.shape[0]) // cell)[:, None].repeat(img.shape[1], 1)
-    cx = (np.arange(img.shape[1]) // cell)[None, :].repeat(img.shape[0], 0)
-    base = (cy * n + cx) * bins
+    base = _hog_base(img.shape[0], img.shape[1], cell, bins)
     size = n * n * bins
     hist = (np.bincount((base + b0).ravel(), (mag * (1 - w1)).ravel(), size) +
             np.bincount((base + (b0 + 1) % bins).ravel(), (mag * w1).ravel(), size)).reshape(n, n, bins)
@@ -54,6 +53,18 @@ def _hog(img: np.ndarray, cell: int = 8, bins: int = 9) -> np.ndarray:
     blocks /= np.sqrt((blocks ** 2).sum(axis=2, keepdims=True) + 1e-6)
     out: np.ndarray = blocks.ravel()
     return out
+
+
+@functools.lru_cache(maxsize=4)
+def _hog_base(h: int, w: int, cell: int, bins: int) -> np.ndarray:
+    """Each pixel's first histogram bin: (cell row * cells across + cell column) * bins (the same for every
+    glyph box, so made once)."""
+    n = h // cell
+    cy = (np.arange(h) // cell)[:, None].repeat(w, 1)
+    cx = (np.arange(w) // cell)[None, :].repeat(h, 0)
+    base: np.ndarray = (cy * n + cx) * bins
+    base.setflags(write=False)
+    return base
 
 
 @dataclass
@@ -82,9 +93,10 @@ def ink_map(patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     k = int(0.85 * (len(sample) - 1))
     paper = np.partition(sample, k, axis=0)[k]
     scale = max(float(paper.max()), 40.0)
-    level = np.empty_like(patch_bgr)
-    level[:] = paper
-    diff = cv2.subtract(level, patch_bgr)  # saturates at 0: lighter than paper is no ink
+    # paper - patch, saturating at 0 (lighter than paper is no ink), as (255 - patch) - (255 - paper): OpenCV
+    # takes the paper as a scalar that way, with no picture-sized copy of it.
+    lift = tuple(255.0 - float(v) for v in paper) + (0.0,)
+    diff = cv2.subtract(cv2.bitwise_not(patch_bgr), lift)  # type: ignore[call-overload]  # a Scalar; stub says no
     ink = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
     return ink.astype(np.float32) * (1.0 / scale), paper.astype(np.float32)
 
@@ -101,12 +113,26 @@ def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs
     When the rank and suit have run together (blur), a second, stricter ink threshold separates them.
     ``whole_only``: ignore glyphs cut by the patch border (for corners guessed from an outline, where a cut
     glyph is usually part of another card's index or a pip)."""
+    return locate_index_why(patch_bgr, whole_only)[0]
+
+
+def locate_index_why(patch_bgr: np.ndarray, whole_only: bool = False) -> tuple[IndexGlyphs | None, bool]:
+    """``locate_index``, and whether ink (not the table along the edges) touches the patch's left border in its
+    upper half: where nothing was found, a frame starting a little further left may find a glyph it cut."""
     ink, paper = ink_map(patch_bgr)
     if float(ink.max()) < 0.12:
-        return None
-    w = patch_bgr.shape[1]
+        return None, False
     thr = min(max(0.16, 0.75 * _otsu(ink)), 0.5)
-    edge = _edge_mask(ink > thr)
+    plain = ink > thr
+    edge = _edge_mask(plain)
+    left = plain[:plain.shape[0] // 2, :2]
+    at_left = bool((left & (edge[0][:plain.shape[0] // 2, :2] == 0)).any() if edge is not None else left.any())
+    return _locate_index(patch_bgr, ink, paper, thr, edge, whole_only), at_left
+
+
+def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
+                  edge: tuple[np.ndarray, np.ndarray] | None, whole_only: bool) -> IndexGlyphs | None:
+    w = patch_bgr.shape[1]
     big = [False]
     found = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
     if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
@@ -216,8 +242,9 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     comps = []
     min_h = 0.045 * h
-    for i in range(1, n):
-        x, y, cw, ch, area = (int(v) for v in stats[i])
+    for i, (x, y, cw, ch, area) in enumerate(stats.tolist()):
+        if i == 0:
+            continue
         if area < 10 or max(cw, ch) < min_h * 0.6:
             continue
         left, top, right, bottom = x <= 0, y <= 0, x + cw >= w, y + ch >= h
@@ -258,10 +285,9 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 sx0, sy0, sx1, sy1 = min(sx0, cx0), min(sy0, cy0), max(sx1, cx1), max(sy1, cy1)
                 changed = True
     rank_box = (sx0, sy0, sx1 - sx0, sy1 - sy0)
-    rank_mask = _members(labels, n, [c[5] for c in group])
-    rank_crop = _crop(ink, rank_mask, rank_box)
-    ink_pix = patch_bgr[rank_mask]
-    ink_colour = ink_pix.mean(axis=0) if len(ink_pix) else paper
+    rank_crop, rank_mask = _crop(ink, labels, n, [c[5] for c in group], rank_box)
+    inner = rank_mask[1 if sy0 > 0 else 0:, 1 if sx0 > 0 else 0:][:sy1 - sy0, :sx1 - sx0]  # the box itself
+    ink_colour = np.array(cv2.mean(patch_bgr[sy0:sy1, sx0:sx1], inner)[:3]) if inner.any() else paper
     # Suit: the nearest glyph below the rank, roughly under it.
     rh = sy1 - sy0
     rcx = (sx0 + sx1) / 2
@@ -282,7 +308,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 ux0, uy0 = min(ux0, c[0]), min(uy0, c[1])
                 ux1, uy1 = max(ux1, c[0] + c[2]), max(uy1, c[1] + c[3])
         suit_box = (ux0, uy0, ux1 - ux0, uy1 - uy0)
-        suit_crop = _crop(ink, _members(labels, n, [c[5] for c in sgroup]), suit_box)
+        suit_crop, _ = _crop(ink, labels, n, [c[5] for c in sgroup], suit_box)
     return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, ink_colour.astype(np.float32),
                        paper.astype(np.float32), ink)
 
@@ -377,19 +403,18 @@ def _split_tall(binary: np.ndarray) -> np.ndarray | None:
     return out if parted else None
 
 
-def _members(labels: np.ndarray, n: int, ids: list[int]) -> np.ndarray:
-    keep = np.zeros(n, bool)
-    keep[ids] = True
-    out: np.ndarray = keep[labels]
-    return out
-
-
-def _crop(ink: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+def _crop(ink: np.ndarray, labels: np.ndarray, n: int, ids: list[int], box: tuple[int, int, int, int]
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """The ink of components ``ids`` (``labels`` of ``n``; all inside ``box``), grown by a pixel, cropped to
+    ``box`` and a pixel around it; and the components' mask over that crop."""
     x, y, w, h = box
-    m = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
     x0, y0 = max(x - 1, 0), max(y - 1, 0)
     x1, y1 = min(x + w + 1, ink.shape[1]), min(y + h + 1, ink.shape[0])
-    return (ink[y0:y1, x0:x1] * m[y0:y1, x0:x1]).astype(np.float32)
+    keep = np.zeros(n, np.uint8)
+    keep[ids] = 1
+    mask = keep[labels[y0:y1, x0:x1]]
+    m = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    return (ink[y0:y1, x0:x1] * m).astype(np.float32), mask
 
 
 def _peak(crop: np.ndarray) -> float:
