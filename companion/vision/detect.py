@@ -78,7 +78,7 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     """Card paper: bright and unsaturated (V - S high), split from the mat by Otsu, so a sand or grey mat
     under a colour cast stays mat."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    w = np.clip(hsv[:, :, 2].astype(np.int16) - hsv[:, :, 1].astype(np.int16), 0, 255).astype(np.uint8)
+    w = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])  # saturates at 0
     t, _ = cv2.threshold(w, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Paper is also near the brightest of the picture: a light mat (sand, grey) falls under this floor.
     top = float(np.percentile(w[::4, ::4], 99.5))
@@ -590,8 +590,9 @@ def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[Stretch
         return dense, []
     dense32 = dense.astype(np.float32)
     poly = cv2.approxPolyDP(dense32.reshape(-1, 1, 2), max(1.0, 0.025 * cw), True).reshape(-1, 2)
-    where = {(float(x), float(y)): i for i, (x, y) in enumerate(dense32)}
-    vidx = sorted(where[(float(x), float(y))] for x, y in poly)
+    # The polygon's vertices are points of the outline: their indices (the last, where a spur passes one twice).
+    same = (dense32[::-1, None, :] == poly[None, :, :].astype(np.float32)).all(axis=2)
+    vidx = sorted((n - 1 - np.argmax(same, axis=0)).tolist())
     area2 = np.sum(dense[:, 0] * np.roll(dense[:, 1], -1) - np.roll(dense[:, 0], -1) * dense[:, 1])
     side = 1.0 if area2 > 0 else -1.0  # which side of the direction of travel the blob lies on
     trim = max(1, int(0.04 * cw))
