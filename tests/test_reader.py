@@ -463,6 +463,28 @@ def test_a_rank_overlapping_its_suit_is_parted_from_it(reader: Reader, code: str
             assert named == code and conf >= reader.threshold + GUESSED_MARGIN  # named at a lone corner
 
 
+def test_a_parted_suit_keeps_the_joint_and_still_counts_as_the_suit(reader: Reader) -> None:
+    """In a fanned hand under soft light, the four-colour queen's tail runs thick into the heart below it. The
+    parting leaves that joint with the heart, so the heart's top reaches up beside the Q's foot; it is still the
+    suit below the rank (before, it was taken for neither and the card went unread)."""
+    from companion.vision.reader import OUTSET, corner_frame
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5094, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    card = next(c for c in sc.cards if c.code == "Qh")
+    assert card.zone != "community" and card.visible_fraction < 0.95  # a lower card of a hand
+    o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 0)
+    g = locate_index(corner_patch(sc.image, (o - OUTSET * (xa + ya)).astype(np.float32), xa, ya), whole_only=True)
+    assert g is not None and g.split and g.suit_box is not None
+    assert g.suit_box[1] < g.rank_box[1] + g.rank_box[3]  # the joint: the suit starts above the rank's foot
+    r = reader.read_corner(sc.image, o, xa, ya, OUTSET, guessed=True)
+    assert r is not None
+    named, conf, _ = reader.decide([r], guessed=True)
+    assert named == "Qh" and conf >= reader.threshold + GUESSED_MARGIN
+    assert any(x.code == "Qh" and np.linalg.norm(x.centre - card.centre) < np.linalg.norm(xa)
+               for x in reader.read_still(sc.image))
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""

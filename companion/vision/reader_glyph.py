@@ -291,7 +291,9 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
     # Suit: the nearest glyph below the rank, roughly under it.
     rh = sy1 - sy0
     rcx = (sx0 + sx1) / 2
-    below = [c for c in comps if c not in group and c[1] >= sy1 - 0.2 * rh and c[1] <= sy1 + 1.2 * rh
+    # Parted from the rank (``split``), the suit keeps what joined them: its top may reach further up.
+    lap = 0.4 if split else 0.2
+    below = [c for c in comps if c not in group and c[1] >= sy1 - lap * rh and c[1] <= sy1 + 1.2 * rh
              and abs(c[0] + c[2] / 2 - rcx) <= max(0.9 * rh, (sx1 - sx0) / 2 + 0.3 * rh)
              and max(c[2], c[3]) >= 0.3 * rh and c[2] >= 0.2 * rh]
     suit_crop = None
