@@ -485,6 +485,23 @@ def test_a_parted_suit_keeps_the_joint_and_still_counts_as_the_suit(reader: Read
                for x in reader.read_still(sc.image))
 
 
+def test_an_index_run_into_a_court_picture_at_a_guessed_corner_is_read(reader: Reader) -> None:
+    """A small, soft jack of clubs on top of a hand: its index suit runs across the picture's frame into the
+    picture, so at a guessed corner index and picture are one blob cut by the patch's far border, dropped
+    without a trace (before: nothing read). Thinning the ink parts the index from the picture and the J's
+    stem from its club."""
+    from companion.vision.reader import OUTSET, corner_frame
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5040, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    card = next(c for c in sc.cards if c.code == "Jc")
+    o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 2)  # the visible index, bottom right
+    g = locate_index(corner_patch(sc.image, (o - OUTSET * (xa + ya)).astype(np.float32), xa, ya), whole_only=True)
+    assert g is not None and g.split and g.suit_box is not None
+    assert any(x.code == "Jc" and np.linalg.norm(x.centre - card.centre) < np.linalg.norm(xa)
+               for x in reader.read_still(sc.image))
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""

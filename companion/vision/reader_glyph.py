@@ -133,7 +133,7 @@ def locate_index_why(patch_bgr: np.ndarray, whole_only: bool = False) -> tuple[I
 def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
                   edge: tuple[np.ndarray, np.ndarray] | None, whole_only: bool) -> IndexGlyphs | None:
     w = patch_bgr.shape[1]
-    big = [False]
+    big: set[str] = set()
     found = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
     if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
         if not _joined_to_line(found, w):
@@ -165,7 +165,7 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
         if split is not None and split.suit is not None:
             split.split = True
             return split
-        if big[0]:
+        if "big" in big:
             # The index joined by a thin bridge to a picture's frame line, all one blob too big for a glyph.
             # What is left of the frame can join the rank's row or pass for a suit: keep only a plain index.
             opened = _locate(patch_bgr, ink, paper, thr, edge, open_lines=True, whole_only=whole_only)
@@ -178,6 +178,13 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
                 if opened is not None and opened.suit is not None and _plain(opened, w):
                     opened.split = True
                     return opened
+        if big and found is None and strict is None:
+            # Joined to a court picture across a frame line too thick to open away (a small, soft card): thin
+            # the ink until the index comes apart, and part the rank from the suit it still overlaps.
+            thin = _locate(patch_bgr, ink, paper, thr, edge, erode=True, split=True, whole_only=whole_only)
+            if thin is not None and thin.suit is not None and _plain(thin, w):
+                thin.split = True
+                return thin
     return strict if strict is not None else found
 
 
@@ -220,12 +227,13 @@ def _plain(g: IndexGlyphs, patch_w: int) -> bool:
 
 def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
             edge: tuple[np.ndarray, np.ndarray] | None = None, erode: bool = False, whole_only: bool = False,
-            split: bool = False, open_lines: bool = False, big: list[bool] | None = None) -> IndexGlyphs | None:
+            split: bool = False, open_lines: bool = False, big: set[str] | None = None) -> IndexGlyphs | None:
     """One pass of ``locate_index`` at ink threshold ``thr``. ``edge``: ``_edge_mask``'s (cleared, near)
     masks: the ink outside the card along the top and left, and the pixels next to it. ``open_lines``: open
     the ink with a 3x3 square first, so lines a pixel or two thick (a picture's frame) and the thin bridges
-    from an index to them go. ``big``: set to [True] when a blob reaching into the index's place was dropped
-    for its size (the index may be joined to art or a frame)."""
+    from an index to them go. ``big``: gets 'big' when a blob reaching into the index's place was dropped for its
+    size (the index may be joined to art or a frame), 'cut' when for reaching the far border at a guessed corner
+    (``whole_only``: the index may be joined to a court picture)."""
     h, w = patch_bgr.shape[:2]
     binary: np.ndarray = (ink > thr).astype(np.uint8)
     if erode:
@@ -252,12 +260,10 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 edge[1][labels == i].any():
             continue  # what is left of the rounded corner where the two cleared edges meet
         # Not the index: the table in the rounded corner or along an edge, art or pips reaching in.
-        if whole_only and right:
-            continue
-        if (left and top) or bottom or (left and ch > 0.6 * h) or (top and cw > 0.6 * w) or \
-                (right and ch > 0.25 * h) or cw > 0.8 * w or ch > 0.75 * h:
+        if (whole_only and right) or (left and top) or bottom or (left and ch > 0.6 * h) or \
+                (top and cw > 0.6 * w) or (right and ch > 0.25 * h) or cw > 0.8 * w or ch > 0.75 * h:
             if big is not None and area > 0.02 * w * h and x < 0.5 * w and y < 0.5 * h:
-                big[:] = [True]
+                big.add("cut" if whole_only and right else "big")
             continue
         comps.append((x, y, cw, ch, area, i))
     if not comps:
