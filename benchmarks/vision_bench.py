@@ -19,7 +19,9 @@ start at seed 9000 and were not looked at while tuning.
 
 "Right" counts face-up cards with an unhidden corner index (at least 80 % visible) that a read names within
 one card width of the card; "wrong" counts reads naming a card that does not lie within one card width (as a
-share of the readable cards); "absent" the part of those naming a card that is nowhere on the table.
+share of the readable cards); "absent" the part of those naming a card that is nowhere on the table. A
+face-down card is found when a face-down report lies within 0.6 card widths of it; a face-down report with no
+face-down card within 0.8 card widths counts as "where no face-down card lies".
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
         if any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.6 * card_w for r in found):
             out["backs"]["found"] += 1
     out["backs"]["reported"] += len(found)
+    # Face-down reports where no face-down card lies (a glare spot, a chip stack, a hand taken for a back).
+    out["backs"]["not_there"] += sum(not any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.8 * card_w
+                                             for t in backs) for r in found)
     return out
 
 
@@ -356,7 +361,8 @@ def main(argv=None) -> int:
         print(f"{'generic / held-out font decks':<34}{f['readable']:>9}{_pct(f['right'], f['readable']):>10}"
               f"{_pct(f.get('wrong', 0), f['readable']):>10}")
     b = res["generic"]["backs"]
-    print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported")
+    print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported, "
+          f"{b.get('not_there', 0)} of them where no face-down card lies")
     e = res["enrolment"]
     print(f"enrolment: {e['proposed_right']}/{e['cards_found']} proposed labels right from {e['pictures']} pictures")
     rp = res["real_photos"]

@@ -502,6 +502,19 @@ def test_an_index_run_into_a_court_picture_at_a_guessed_corner_is_read(reader: R
                for x in reader.read_still(sc.image))
 
 
+@pytest.mark.parametrize("seed", [5032, 5036])
+def test_a_glare_spot_on_the_mat_is_not_a_face_down_card(reader: Reader, seed: int) -> None:
+    """A lamp's glare on the mat is neither mat-coloured nor paper, card-sized and not round: it passed for a
+    loose back. A back's outline steps sharply from the mat; the glare fades out, so it is not reported."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+    backs = [t.quad.mean(axis=0) for t in sc.cards if not t.face_up]
+    down = [r.centre for r in reader.read_still(sc.image) if r.face_down]
+    assert all(any(np.linalg.norm(d - b) < 0.8 * cw for b in backs) for d in down), down
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""
