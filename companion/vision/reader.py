@@ -39,8 +39,9 @@ DEFAULT_THRESHOLD = 0.5
 OUTSET = 0.015  # card widths
 # A corner guessed from an outline must clear the threshold by this much. At 0.15 rather than 0.2, on the tuning
 # scenes (seeds 5030-5149 of the four-colour deck, 5030-5089 of byronknoll_vector) pocket cards read 590 -> 598
-# of 631 and 265 -> 267 of 305, at the price of one wrong read in about 900 (a 5h read 3h at 0.67); at 0.1, 600
-# and 267 with two wrong. The real photos' dev half: 194 -> 196 cards, no new wrong read.
+# of 631 and 265 -> 267 of 305, at the price of one wrong read in about 900 (a 5h read 3h at 0.67, gone again
+# once a parted suit kept its joint: reader_glyph); at 0.1, 600 and 267 with two wrong. The real photos' dev
+# half: 194 -> 196 cards, no new wrong read.
 GUESSED_MARGIN = 0.15
 # A guessed corner that does not read is tried again a little further out along x (card widths): a frame off by
 # a pixel or two cuts a glyph at the patch border. (The card's edge taken in along the top or left is cleared by
