@@ -515,23 +515,6 @@ def test_a_glare_spot_on_the_mat_is_not_a_face_down_card(reader: Reader, seed: i
     assert all(any(np.linalg.norm(d - b) < 0.8 * cw for b in backs) for d in down), down
 
 
-@pytest.mark.parametrize("seed", [5063, 5069])
-def test_fanned_backs_with_white_borders_are_reported_face_down(reader: Reader, seed: int) -> None:
-    """Two face-down cards fanned, each with a white border: the borders are enough paper for a hand, so the
-    blob was searched for indices, none read, and nothing was reported. A hand where nothing reads, with no
-    paper inside and no glyph pair like an index, is reported face down."""
-    from companion.vision.synthetic import render_scene
-
-    sc = render_scene(seed, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
-    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
-    reads = reader.read_still(sc.image)
-    down = [r.centre for r in reads if r.face_down]
-    backs = [t.quad.mean(axis=0) for t in sc.cards if not t.face_up]
-    assert backs and all(any(np.linalg.norm(d - b) < 0.6 * cw for d in down) for b in backs)
-    faces = [t for t in sc.cards if t.face_up]
-    assert not any(any(np.linalg.norm(d - t.quad.mean(axis=0)) < 0.5 * cw for t in faces) for d in down)
-
-
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""

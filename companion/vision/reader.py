@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
-from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, _order_clockwise, detect_cards
+from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
 from companion.vision.index_search import index_frames
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
                                             locate_index_why)
@@ -239,15 +239,6 @@ class Reader:
                                                               and _inside(r.index_box.mean(axis=0), quad))
                        for r in out):
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
-        for hand in det.hands:
-            # A hand where nothing was read, neither face nor back: face-down cards whose white borders passed
-            # for a hand's paper, when what lies inside them is no paper and no glyph pair looks like an index
-            # (an unread court card's picture is no paper either).
-            if any(_inside(r.centre, hand) for r in out):
-                continue
-            quad = _order_clockwise(cv2.boxPoints(cv2.minAreaRect(hand.astype(np.float32))))
-            if _looks_like_back(image, quad) and not index_frames(image, hand, det.card_width):
-                out.append(CardRead(BACK, 0.6, quad, "none", True))
         return out
 
     def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False) -> CardRead:
