@@ -515,6 +515,20 @@ def test_a_glare_spot_on_the_mat_is_not_a_face_down_card(reader: Reader, seed: i
     assert all(any(np.linalg.norm(d - b) < 0.8 * cw for b in backs) for d in down), down
 
 
+def test_an_index_touching_the_edge_of_the_card_above_is_found_in_the_hand(reader: Reader) -> None:
+    """The middle card of three fanned cards shows its index in the strip between its neighbours, where its
+    suit touches the edge line of the card on top: in the hand's ink the suit and that line were one blob, no
+    solid suit, so the index search found no rank-over-suit pair there (and the outline has no corner for it).
+    Long straight lines in the ink are card edges and are taken out first."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5145, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+    card = next(c for c in sc.cards if c.code == "7d")
+    assert card.zone != "community" and 0.06 < card.visible_fraction < 0.95
+    assert any(r.code == "7d" and np.linalg.norm(r.centre - card.centre) < cw for r in reader.read_still(sc.image))
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""

@@ -29,6 +29,7 @@ SNAP_DEG = 10.0  # a pair's axis must run within this of a straight edge of the 
 MAT_DIST = 40  # Lab L1 distance from the table's colour below which a pixel is table, not ink
 EDGE_GAP = -0.02  # an index glyph's centre lies at least this far inside the hand's hull, card widths
 HULL_GROW = 0.1  # the hand's hull is searched with half this margin around it, card widths
+EDGE_LINE = 0.35  # straight lines at least this long (card widths) in a hand's ink are card edges, not glyphs
 CROP_PAD = 0.05  # the crop reaches this far beyond the outline's bounding box, card widths
 
 
@@ -97,7 +98,21 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
         d0, d1, d2 = cv2.split(cv2.absdiff(lab, mat))  # type: ignore[call-overload]  # a Scalar; the stub says no
         far = cv2.add(cv2.add(d0, d1), d2)
         binary = cv2.bitwise_and(binary, cv2.compare(far, np.full_like(far, MAT_DIST), cv2.CMP_GT))
-    return HandInk((binary > 0).astype(np.uint8), (x0, y0), work_outline, hull)
+    return HandInk(_without_card_edges((binary > 0).astype(np.uint8)), (x0, y0), work_outline, hull)
+
+
+def _without_card_edges(binary: np.ndarray) -> np.ndarray:
+    """``binary`` less the long straight lines in it: the edges of the cards in a hand (where one card lies on
+    another its edge is a thin dark line), which an index at the edge of a card beneath touches, so that its
+    suit is no solid blob. No index glyph is as long (``EDGE_LINE``, against ``GLYPH_MAX``)."""
+    lines = cv2.HoughLinesP(binary, 1, np.pi / 180, int(EDGE_LINE * WORK_CW), minLineLength=EDGE_LINE * WORK_CW,
+                            maxLineGap=2)
+    if lines is None:
+        return binary
+    out = binary.copy()
+    for x1, y1, x2, y2 in lines.reshape(-1, 4).tolist():
+        cv2.line(out, (x1, y1), (x2, y2), 0, 3)
+    return out
 
 
 def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[IndexFrame]:
