@@ -111,7 +111,7 @@ def _without_card_edges(binary: np.ndarray) -> np.ndarray:
         return binary
     out = binary.copy()
     for x1, y1, x2, y2 in lines.reshape(-1, 4).tolist():
-        cv2.line(out, (x1, y1), (x2, y2), 0, 3)
+        cv2.line(out, (int(x1), int(y1)), (int(x2), int(y2)), 0, 3)
     return out
 
 
