@@ -12,7 +12,9 @@ Before that, what is not the card is cleared: the table (or the card's edge, its
 where a frame starts a little outside the card or is turned a little, found as a fitted line (``_edge_mask``).
 When rank and suit are still one blob, passes follow: a stricter threshold, thinned ink, a thin rank parted from
 the solid suit it overlaps (``_split_tall``: a J's hook, a Q's tail), and thin lines opened away (an index joined
-to a picture frame). A stricter-threshold rank taken out of a bigger blob (``_parts_a_whole``) is the last resort.
+to a picture frame). Where nothing at all was found at a guessed corner but a blob was dropped for its size (an
+index run into a court picture), the ink is thinned and the rank parted from its suit. A stricter-threshold rank
+taken out of a bigger blob (``_parts_a_whole``) is the last resort.
 """
 
 from __future__ import annotations
@@ -132,6 +134,7 @@ def locate_index_why(patch_bgr: np.ndarray, whole_only: bool = False) -> tuple[I
 
 def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
                   edge: tuple[np.ndarray, np.ndarray] | None, whole_only: bool) -> IndexGlyphs | None:
+    """``locate_index`` on the patch's ink map, threshold and edge masks: the plain pass, then the others."""
     w = patch_bgr.shape[1]
     big: set[str] = set()
     found = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
@@ -232,8 +235,8 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
     masks: the ink outside the card along the top and left, and the pixels next to it. ``open_lines``: open
     the ink with a 3x3 square first, so lines a pixel or two thick (a picture's frame) and the thin bridges
     from an index to them go. ``big``: gets 'big' when a blob reaching into the index's place was dropped for its
-    size (the index may be joined to art or a frame), 'cut' when for reaching the far border at a guessed corner
-    (``whole_only``: the index may be joined to a court picture)."""
+    size (the index may be joined to art or a frame), 'cut' when dropped for reaching the far border at a guessed
+    corner (``whole_only``: the index may be joined to a court picture)."""
     h, w = patch_bgr.shape[:2]
     binary: np.ndarray = (ink > thr).astype(np.uint8)
     if erode:
