@@ -282,8 +282,8 @@ class Reader:
         out: list[CardRead] = []
         for c in corners:
             for dx, dy in JITTER:
-                read, located = self._guess(image, c.origin + dx * c.x_axis + dy * c.y_axis, c.x_axis, c.y_axis,
-                                            OUTSET, card_at=c.origin)
+                read, located = self._read_guessed(image, c.origin + dx * c.x_axis + dy * c.y_axis, c.x_axis,
+                                                   c.y_axis, OUTSET, card_at=c.origin)
                 if read is not None:
                     out.append(read)
                     break
@@ -308,7 +308,7 @@ class Reader:
                     continue
                 if any(_inside(f.rank_centre, q) for q in whole):
                     continue
-                read = self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)
+                read, _ = self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)
                 if read is not None:
                     out.append(read)
                     if read.index_box is not None:
@@ -316,14 +316,10 @@ class Reader:
         return out
 
     def _read_guessed(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
-                      outset: float, card_at: np.ndarray) -> CardRead | None:
+                      outset: float, card_at: np.ndarray) -> tuple[CardRead | None, bool]:
         """One guessed corner frame read warily: named only when it clears the threshold by the margin (or an
-        enrolled deck seconds it). The card is extrapolated from the corner at ``card_at`` along the axes."""
-        return self._guess(image, origin, x_axis, y_axis, outset, card_at)[0]
-
-    def _guess(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
-               outset: float, card_at: np.ndarray) -> tuple[CardRead | None, bool]:
-        """``_read_guessed``, and whether a frame a little further left might read there (``_corner``)."""
+        enrolled deck seconds it). The card is extrapolated from the corner at ``card_at`` along the axes. Also
+        whether a frame a little further left might read there (``_corner``)."""
         r, located = self._corner(image, origin, x_axis, y_axis, outset, guessed=True)
         if r is None:
             return None, located

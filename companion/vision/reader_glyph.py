@@ -294,9 +294,8 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 sx0, sy0, sx1, sy1 = min(sx0, cx0), min(sy0, cy0), max(sx1, cx1), max(sy1, cy1)
                 changed = True
     rank_box = (sx0, sy0, sx1 - sx0, sy1 - sy0)
-    rank_crop, rank_mask = _crop(ink, labels, n, [c[5] for c in group], rank_box)
-    inner = rank_mask[1 if sy0 > 0 else 0:, 1 if sx0 > 0 else 0:][:sy1 - sy0, :sx1 - sx0]  # the box itself
-    ink_colour = np.array(cv2.mean(patch_bgr[sy0:sy1, sx0:sx1], inner)[:3]) if inner.any() else paper
+    rank_crop, rank_mask, window = _crop(ink, labels, n, [c[5] for c in group], rank_box)
+    ink_colour = np.array(cv2.mean(patch_bgr[window], rank_mask)[:3]) if rank_mask.any() else paper
     # Suit: the nearest glyph below the rank, roughly under it.
     rh = sy1 - sy0
     rcx = (sx0 + sx1) / 2
@@ -319,7 +318,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 ux0, uy0 = min(ux0, c[0]), min(uy0, c[1])
                 ux1, uy1 = max(ux1, c[0] + c[2]), max(uy1, c[1] + c[3])
         suit_box = (ux0, uy0, ux1 - ux0, uy1 - uy0)
-        suit_crop, _ = _crop(ink, labels, n, [c[5] for c in sgroup], suit_box)
+        suit_crop, _, _ = _crop(ink, labels, n, [c[5] for c in sgroup], suit_box)
     return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, ink_colour.astype(np.float32),
                        paper.astype(np.float32), ink)
 
@@ -415,17 +414,16 @@ def _split_tall(binary: np.ndarray) -> np.ndarray | None:
 
 
 def _crop(ink: np.ndarray, labels: np.ndarray, n: int, ids: list[int], box: tuple[int, int, int, int]
-          ) -> tuple[np.ndarray, np.ndarray]:
+          ) -> tuple[np.ndarray, np.ndarray, tuple[slice, slice]]:
     """The ink of components ``ids`` (``labels`` of ``n``; all inside ``box``), grown by a pixel, cropped to
-    ``box`` and a pixel around it; and the components' mask over that crop."""
+    ``box`` and a pixel around it; the components' mask over that crop; and the crop's window in the patch."""
     x, y, w, h = box
-    x0, y0 = max(x - 1, 0), max(y - 1, 0)
-    x1, y1 = min(x + w + 1, ink.shape[1]), min(y + h + 1, ink.shape[0])
+    window = (slice(max(y - 1, 0), min(y + h + 1, ink.shape[0])), slice(max(x - 1, 0), min(x + w + 1, ink.shape[1])))
     keep = np.zeros(n, np.uint8)
     keep[ids] = 1
-    mask = keep[labels[y0:y1, x0:x1]]
+    mask = keep[labels[window]]
     m = cv2.dilate(mask, np.ones((3, 3), np.uint8))
-    return (ink[y0:y1, x0:x1] * m).astype(np.float32), mask
+    return (ink[window] * m).astype(np.float32), mask, window
 
 
 def _peak(crop: np.ndarray) -> float:
