@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -14,6 +15,10 @@ from companion.vision.enrol import hungarian
 from companion.vision.reader import GUESSED_MARGIN, CornerRead, Reader, _ink_fits
 from companion.vision.reader_glyph import PATCH_SIZE, corner_patch, glyph_features, locate_index
 from companion.vision.reader_layout import layout_picture
+
+if TYPE_CHECKING:
+    from companion.vision import CardRead
+    from companion.vision.synthetic import CardTruth, Scene
 
 HELD = G.HELD_OUT_DECK
 # Floors a little under what the reader measured when these tests were written (see models/README.md).
@@ -393,13 +398,28 @@ def test_a_damaged_cnn_file_leaves_the_mlp_reading(tmp_path) -> None:
     assert [r.code for r in reader.read_still(img)] == ["Kd"]
 
 
+def _tuning_scene(seed: int, deck: str) -> Scene:
+    """A synthetic table dealt on a tuning seed (5000-5259, never the benchmark's), at pocket_diag's size."""
+    from companion.vision.synthetic import render_scene
+
+    return render_scene(seed, size=(2028, 1520), deck=deck, jokers=False)
+
+
+def _card_width(sc: Scene) -> float:
+    """The scene's cards' median short side, pixels."""
+    return float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+
+
+def _named_near(reads: list[CardRead], card: CardTruth, within: float) -> bool:
+    """A read names ``card`` with its centre less than ``within`` pixels from the card's."""
+    return any(r.code == card.code and np.linalg.norm(r.centre - card.centre) < within for r in reads)
+
+
 def test_a_court_card_whose_index_reads_a_rank_is_never_called_face_down(reader: Reader) -> None:
     """Queens of a small-index deck whose picture frame touches the index: the card may stay unread (the crew
     confirms it), but a face-up card is not reported as a back, and its halves' 'backs' do not replace it."""
-    from companion.vision.synthetic import render_scene
-
     for seed, code in ((5009, "Qc"), (5017, "Qh")):
-        sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+        sc = _tuning_scene(seed, "byronknoll_vector")
         card = next(c for c in sc.cards if c.code == code)
         near = [r for r in reader.read_still(sc.image)
                 if np.linalg.norm(r.centre - card.quad.mean(axis=0)) < 0.5 * np.linalg.norm(card.quad[1] - card.quad[0])]
@@ -468,9 +488,7 @@ def test_a_parted_suit_keeps_the_joint_and_still_counts_as_the_suit(reader: Read
     parting leaves that joint with the heart, so the heart's top reaches up beside the Q's foot; it is still the
     suit below the rank (before, it was taken for neither and the card went unread)."""
     from companion.vision.reader import OUTSET, corner_frame
-    from companion.vision.synthetic import render_scene
-
-    sc = render_scene(5094, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    sc = _tuning_scene(5094, "saulspatz_gang4colour")
     card = next(c for c in sc.cards if c.code == "Qh")
     assert card.zone != "community" and card.visible_fraction < 0.95  # a lower card of a hand
     o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 0)
@@ -481,8 +499,7 @@ def test_a_parted_suit_keeps_the_joint_and_still_counts_as_the_suit(reader: Read
     assert r is not None
     named, conf, _ = reader.decide([r], guessed=True)
     assert named == "Qh" and conf >= reader.threshold + GUESSED_MARGIN
-    assert any(x.code == "Qh" and np.linalg.norm(x.centre - card.centre) < np.linalg.norm(xa)
-               for x in reader.read_still(sc.image))
+    assert _named_near(reader.read_still(sc.image), card, float(np.linalg.norm(xa)))
 
 
 def test_an_index_run_into_a_court_picture_at_a_guessed_corner_is_read(reader: Reader) -> None:
@@ -491,25 +508,20 @@ def test_an_index_run_into_a_court_picture_at_a_guessed_corner_is_read(reader: R
     without a trace (before: nothing read). Thinning the ink parts the index from the picture and the J's
     stem from its club."""
     from companion.vision.reader import OUTSET, corner_frame
-    from companion.vision.synthetic import render_scene
-
-    sc = render_scene(5040, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    sc = _tuning_scene(5040, "byronknoll_vector")
     card = next(c for c in sc.cards if c.code == "Jc")
     o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 2)  # the visible index, bottom right
     g = locate_index(corner_patch(sc.image, (o - OUTSET * (xa + ya)).astype(np.float32), xa, ya), whole_only=True)
     assert g is not None and g.split and g.suit_box is not None
-    assert any(x.code == "Jc" and np.linalg.norm(x.centre - card.centre) < np.linalg.norm(xa)
-               for x in reader.read_still(sc.image))
+    assert _named_near(reader.read_still(sc.image), card, float(np.linalg.norm(xa)))
 
 
 @pytest.mark.parametrize("seed", [5032, 5036])
 def test_a_glare_spot_on_the_mat_is_not_a_face_down_card(reader: Reader, seed: int) -> None:
     """A lamp's glare on the mat is neither mat-coloured nor paper, card-sized and not round: it passed for a
     loose back. A back's outline steps sharply from the mat; the glare fades out, so it is not reported."""
-    from companion.vision.synthetic import render_scene
-
-    sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
-    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+    sc = _tuning_scene(seed, "byronknoll_vector")
+    cw = _card_width(sc)
     backs = [t.quad.mean(axis=0) for t in sc.cards if not t.face_up]
     down = [r.centre for r in reader.read_still(sc.image) if r.face_down]
     assert all(any(np.linalg.norm(d - b) < 0.8 * cw for b in backs) for d in down), down
@@ -520,13 +532,11 @@ def test_an_index_touching_the_edge_of_the_card_above_is_found_in_the_hand(reade
     line: in the hand's ink the suit and the line were one blob, no solid suit, so the index search found no
     rank-over-suit pair there (and the outline has no corner for it). Long thin straight lines in the ink are
     card edges and are taken out first."""
-    from companion.vision.synthetic import render_scene
-
-    sc = render_scene(5034, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
-    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+    sc = _tuning_scene(5034, "byronknoll_vector")
+    cw = _card_width(sc)
     card = next(c for c in sc.cards if c.code == "3d")
     assert card.zone != "community" and card.visible_fraction < 0.95
-    assert any(r.code == "3d" and np.linalg.norm(r.centre - card.centre) < cw for r in reader.read_still(sc.image))
+    assert _named_near(reader.read_still(sc.image), card, cw)
 
 
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
@@ -549,9 +559,7 @@ def test_a_strict_threshold_does_not_pick_a_fragment_out_of_a_bigger_blob(reader
     """byronknoll's queen of hearts, blurred: queen, heart and picture frame are one blob. The stricter ink
     threshold once parted it wrongly (the queen's row grown along the frame line, a piece of the big heart as
     its suit: read Qd). The passes that part the whole blob go first; the card reads Qh, nothing else there."""
-    from companion.vision.synthetic import render_scene
-
-    sc = render_scene(5017, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    sc = _tuning_scene(5017, "byronknoll_vector")
     card = next(c for c in sc.cards if c.code == "Qh")
     cw = float(np.linalg.norm(card.quad[1] - card.quad[0]))
     near = [r.code for r in reader.read_still(sc.image)
@@ -679,9 +687,7 @@ def test_hands_alone_size_the_cards_over_chips_and_broken_backs(reader: Reader) 
     pattern), chips. The size comes from the hands' longest straight edges; the median over blobs once let a
     notched chip and the pieces of backs outvote the face-up hand (99 px for 139), which was cut into a grid of
     'cards' and not read. Weighted by area, the hand sets it, and both its cards read."""
-    from companion.vision.synthetic import render_scene
-
-    sc = render_scene(5038, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    sc = _tuning_scene(5038, "saulspatz_gang4colour")
     det = detect_cards(sc.image)
     true = float(np.linalg.norm(sc.cards[-1].quad[1] - sc.cards[-1].quad[0]))
     assert det.size_from == "hands" and abs(det.card_width - true) < 0.1 * true, (det.size_from, det.card_width)
