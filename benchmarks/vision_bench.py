@@ -150,6 +150,16 @@ def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
     return dict(c)
 
 
+def photo_boxes() -> dict[str, list[dict[str, str]]]:
+    """The real photos' labelled boxes (``boxes.csv``: image, card, x1, y1, x2, y2), by image in file order
+    (even positions: the dev half; odd: the test half)."""
+    by_image: dict[str, list[dict[str, str]]] = {}
+    with open(PHOTOS / "boxes.csv") as f:
+        for row in csv.DictReader(f):
+            by_image.setdefault(row["image"], []).append(row)
+    return by_image
+
+
 def real_photos(reader: Reader, limit: int | None = None) -> dict:
     """Rank-only reading of the real photos, card by card against the labelled whole-card boxes.
 
@@ -162,10 +172,7 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
     index has."""
     if not (PHOTOS / "boxes.csv").exists():
         return {}
-    by_image: dict[str, list[dict]] = {}
-    for row in csv.DictReader(open(PHOTOS / "boxes.csv")):
-        by_image.setdefault(row["image"], []).append(row)
-    images = list(by_image.items())[:limit]
+    images = list(photo_boxes().items())[:limit]
     out = {"dev": Counter(), "test": Counter()}
     per_rank = {r: Counter() for r in "9TJQKA"}
     for i, (name, boxes) in enumerate(images):

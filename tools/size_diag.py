@@ -12,7 +12,6 @@ labelled size, and how many whole cards (quads) the detector found in those phot
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections import Counter
 from pathlib import Path
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import PHOTOS  # noqa: E402
+from benchmarks.vision_bench import PHOTOS, photo_boxes  # noqa: E402
 from companion.vision.detect import detect_cards  # noqa: E402
 
 
@@ -34,9 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--below", type=float, default=0.3, help="an estimate under this share of the labelled size")
     ap.add_argument("-v", action="store_true", help="list the photos")
     args = ap.parse_args(argv)
-    by_image: dict[str, list[dict[str, str]]] = {}
-    for row in csv.DictReader(open(PHOTOS / "boxes.csv")):
-        by_image.setdefault(row["image"], []).append(row)
+    by_image = photo_boxes()
     off: dict = {"photos": 0, "cards": 0, "quads": 0}
     ok: dict = {"photos": 0, "cards": 0, "quads": 0}
     for i, (name, boxes) in enumerate(by_image.items()):
