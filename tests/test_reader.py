@@ -539,6 +539,29 @@ def test_an_index_touching_the_edge_of_the_card_above_is_found_in_the_hand(reade
     assert _named_near(reader.read_still(sc.image), card, cw)
 
 
+@pytest.mark.parametrize("seed,code", [(5145, "7d"), (5101, "8h")])
+def test_the_middle_card_of_three_whose_rank_touches_other_ink_is_read(reader: Reader, seed: int, code: str) -> None:
+    """The middle card of a fan of three has no outline corner of its own, and its index's rank ran into
+    other ink (the 7 into the edge lines of the cards, the 8 into its own heart): no glyph-sized blob, so the
+    index search found no pair. The deep pass breaks such glyphs off (erosion, a waist cut)."""
+    sc = _tuning_scene(seed, "saulspatz_gang4colour")
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone != "community" and card.visible_fraction < 0.95
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
+def test_a_waist_cut_parts_two_blobs_at_their_neck() -> None:
+    from companion.vision.index_search import _waist_cut
+
+    mask = np.zeros((50, 24), bool)
+    mask[2:22, 2:22] = True  # a rank
+    mask[28:48, 3:21] = True  # its suit
+    mask[21:29, 10:13] = True  # the neck the blur left between them
+    top, bottom = sorted(_waist_cut(mask), key=lambda m: float(np.nonzero(m)[0].mean()))
+    assert top[2:21, 2:22].all() and not top[28:].any()
+    assert bottom[29:48, 3:21].all() and not bottom[:22].any()
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""

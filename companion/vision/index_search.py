@@ -25,12 +25,14 @@ WORK_CW = 120  # working crop: pixels per card width
 GLYPH_MIN, GLYPH_MAX = 0.055, 0.24  # an index glyph's longer side, card widths
 MARGIN = 0.045  # the frame starts this far above and left of the rank glyph, card widths
 CORNER_REACH = 0.22  # card widths up and left of the rank glyph's centre: beyond the card's corner
+NEAR_REACH = 0.12  # card widths up and left of the rank glyph's extent: beyond the corner (broken pieces)
 SNAP_DEG = 10.0  # a pair's axis must run within this of a straight edge of the hand, and takes its direction
 MAT_DIST = 40  # Lab L1 distance from the table's colour below which a pixel is table, not ink
 EDGE_GAP = -0.02  # an index glyph's centre lies at least this far inside the hand's hull, card widths
 HULL_GROW = 0.1  # the hand's hull is searched with half this margin around it, card widths
 EDGE_LINE = 0.35  # straight lines at least this long (card widths) in a hand's ink are card edges, not glyphs
 CROP_PAD = 0.05  # the crop reaches this far beyond the outline's bounding box, card widths
+ERODE = (3, 5)  # square erosions that break a glyph from the ink it touches (one, then two pixels)
 
 
 @dataclass
@@ -53,6 +55,7 @@ class HandInk:
     origin: tuple[int, int]
     outline: np.ndarray
     hull: np.ndarray
+    components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # the binary's, once counted
 
 
 def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk | None:
@@ -118,17 +121,23 @@ def _without_card_edges(binary: np.ndarray) -> np.ndarray:
     return out
 
 
-def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[IndexFrame]:
+def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float, deep: bool = False) -> list[IndexFrame]:
     """Frames of every rank-over-suit glyph pair inside ``outline`` (a hand's outline, full-resolution pixels),
-    both ways round (which glyph is the rank is the classifiers' call)."""
+    both ways round (which glyph is the rank is the classifiers' call).
+
+    ``deep``: only the frames of pairs with a glyph that touched other ink, broken from it (``_glyphs``): a
+    second, costlier pass for a hand whose cards the first did not all explain."""
     ink = hand_ink(image, outline, card_w)
-    if ink is None:
-        return []
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink.binary, connectivity=8)
-    lo, hi = GLYPH_MIN * WORK_CW, GLYPH_MAX * WORK_CW
+    return frames_in(ink, card_w, deep) if ink is not None else []
+
+
+def frames_in(ink: HandInk, card_w: float, deep: bool = False) -> list[IndexFrame]:
+    """:func:`index_frames` of a hand whose ink is found already."""
+    if ink.components is None:
+        ink.components = cv2.connectedComponentsWithStats(ink.binary, connectivity=8)
+    labels, stats, cents, keep, n_plain = _glyphs(ink.binary, ink.components, deep)
+    lo = GLYPH_MIN * WORK_CW
     side = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)
-    keep = (side >= lo) & (side <= hi) & (stats[:, 4] >= 0.15 * lo * lo)
-    keep[0] = False  # the background
     ids = [int(i) for i in np.flatnonzero(keep)
            if cv2.pointPolygonTest(ink.hull, (float(cents[i][0]), float(cents[i][1])), True) >= EDGE_GAP * WORK_CW]
     if len(ids) < 2:
@@ -142,6 +151,9 @@ def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[
     big = np.maximum(side[g][:, None], side[g][None])
     small = np.minimum(side[g][:, None], side[g][None])
     ok = (small >= 0.4 * big) & (dist >= 0.55 * big) & (dist <= 1.6 * big) & solid[None, :]  # [rank, suit]
+    if deep:
+        broken = g >= n_plain
+        ok &= broken[:, None] | broken[None, :]
     edges = _edge_angles(ink.outline)
     corner = CORNER_REACH * WORK_CW
     scale = card_w / WORK_CW
@@ -161,8 +173,110 @@ def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float) -> list[
         o = _origin(labels, stats, int(g[a]), xa, ya)
         if o is None:
             continue
+        if deep:
+            # Broken pieces are as often pips broken from a card's edge: the card's corner must lie just up and
+            # left of the rank, not only somewhere beyond it.
+            near = o - (NEAR_REACH - MARGIN) * WORK_CW * (xa + ya)
+            if cv2.pointPolygonTest(ink.outline, (float(near[0]), float(near[1])), True) > 0.04 * WORK_CW:
+                continue
         out.append(IndexFrame(at + o * scale, xa * card_w, ya * card_w, at + pts[a] * scale))
     return out
+
+
+def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, np.ndarray], deep: bool = False
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The ink's connected ``components`` (count, labels, stats, centroids) and which are glyph-sized, and how
+    many components the ink has (``deep`` adds pieces after those).
+
+    ``deep``: a glyph that touches another glyph or a thin line (its own suit under a blurred rank, a card's
+    edge, the frame of a picture) is no glyph-sized component. Where the ink is eroded by one pixel, or else
+    two, those necks break: the glyph-sized pieces of the eroded ink that lie inside a component too big (or
+    too small) to be a glyph are added as components of their own (label ids after the first pass's), and so
+    are the halves of a component a rank and suit make together, cut at its waist (``_waist_cut``)."""
+    n, labels, stats, cents = components
+    lo, hi = GLYPH_MIN * WORK_CW, GLYPH_MAX * WORK_CW
+
+    def glyph_sized(st: np.ndarray) -> np.ndarray:
+        side = np.maximum(st[:, 2], st[:, 3])
+        out: np.ndarray = (side >= lo) & (side <= hi) & (st[:, 4] >= 0.15 * lo * lo)
+        return out
+
+    keep = glyph_sized(stats)
+    keep[0] = False  # the background
+    if not deep:
+        return labels, stats, cents, keep, n
+    new: list[tuple[np.ndarray, int, int, np.ndarray]] = []  # stats and centroid, where, the piece's mask
+    taken = np.zeros_like(binary)
+    for size in ERODE:
+        eroded = cv2.erode(binary, np.ones((size, size), np.uint8))
+        _, elabels, estats, ecents = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        # Erosion keeps a piece inside one first-pass component, its owner.
+        owner = np.zeros(len(estats), np.int32)
+        owner[elabels.ravel()] = labels.ravel()
+        sized = glyph_sized(estats) & ~keep[owner]
+        sized[0] = False
+        for j in np.flatnonzero(sized):
+            x, y, w, h = (int(v) for v in estats[j, :4])
+            own = elabels[y:y + h, x:x + w] == j
+            if not taken[y:y + h, x:x + w][own].any():  # a deeper erosion's piece inside one found: the same glyph
+                new.append((np.concatenate([estats[j], ecents[j]]), x, y, own))
+        for _, x, y, own in new:
+            taken[y:y + own.shape[0], x:x + own.shape[1]][own] = 1
+    # A rank and its suit run together (a blurred index whose glyphs nearly touch): one solid component about
+    # one glyph wide and up to two long, cut across its long axis at its waist.
+    side = np.maximum(stats[:, 2], stats[:, 3])
+    short = np.minimum(stats[:, 2], stats[:, 3])
+    tall = (side > hi) & (side <= 2.2 * hi) & (short >= lo) & (short <= 1.25 * hi) & (stats[:, 4] >= 0.3 * side * short)
+    tall[0] = False
+    for i in np.flatnonzero(tall):
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        for piece in _waist_cut(labels[y:y + h, x:x + w] == i):
+            st = _piece_stats(piece)
+            if glyph_sized(st[None, :5])[0] and not taken[y:y + h, x:x + w][piece].any():
+                new.append((st + (x, y, 0, 0, 0, x, y), x, y, piece))
+    if not new:
+        return labels, stats, cents, keep, n
+    labels = labels.copy()
+    for k, (_, x, y, own) in enumerate(new):
+        labels[y:y + own.shape[0], x:x + own.shape[1]][own] = n + k
+    extra = np.array([st for st, *_ in new])
+    stats = np.concatenate([stats, extra[:, :5].astype(stats.dtype)])
+    cents = np.concatenate([cents, extra[:, 5:]])
+    keep = np.concatenate([keep, np.ones(len(new), bool)])
+    return labels, stats, cents, keep, n
+
+
+def _waist_cut(mask: np.ndarray) -> list[np.ndarray]:
+    """``mask`` (one component) cut in two across its long axis where it is narrowest, within its middle
+    40 %; the two sides as masks of ``mask``'s shape (the cut's own row of pixels left out)."""
+    ys, xs = np.nonzero(mask)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    (_, _), (rw, rh), ang = cv2.minAreaRect(pts)
+    a = np.radians(ang if rw >= rh else ang + 90.0)
+    t = xs * np.cos(a) + ys * np.sin(a)
+    t = np.round(t - t.min()).astype(int)
+    profile = np.bincount(t)
+    n = len(profile)
+    lo, hi = int(0.3 * n), int(0.7 * n) + 1
+    if hi - lo < 1:
+        return []
+    cut = lo + int(np.argmin(profile[lo:hi]))
+    out = []
+    for side in (t < cut, t > cut):
+        piece = np.zeros_like(mask)
+        piece[ys[side], xs[side]] = True
+        out.append(piece)
+    return out
+
+
+def _piece_stats(piece: np.ndarray) -> np.ndarray:
+    """``connectedComponentsWithStats``-style stats (x, y, w, h, area) and centroid of a mask, in its own
+    coordinates."""
+    ys, xs = np.nonzero(piece)
+    if not len(xs):
+        return np.zeros(7)
+    return np.array([xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1, len(xs),
+                     xs.mean(), ys.mean()], np.float64)
 
 
 def _axes(v: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
-from companion.vision.index_search import index_frames
+from companion.vision.index_search import IndexFrame, frames_in, hand_ink
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
                                             locate_index_why)
 from companion.vision.reader_model import load_classifier
@@ -51,6 +51,8 @@ JITTER = ((0, 0), (-0.03, 0))
 # below which it is not looked for (the band would be a pixel or two).
 MARGIN_BAND = (0.06, 0.11)
 MARGIN_MIN_PX = 40
+UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
+HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
 
 
@@ -302,8 +304,9 @@ class Reader:
         boxes = [r.index_box.mean(axis=0) for r in whole_reads + corner_reads
                  if r.code is not None and r.index_box is not None]
         out: list[CardRead] = []
-        for hand in hands:
-            for f in index_frames(image, hand, card_w):
+
+        def read_frames(frames: list[IndexFrame]) -> None:
+            for f in frames:
                 if any(np.linalg.norm(f.rank_centre - b) < 0.12 * card_w for b in boxes):
                     continue
                 if any(_inside(f.rank_centre, q) for q in whole):
@@ -313,6 +316,24 @@ class Reader:
                     out.append(read)
                     if read.index_box is not None:
                         boxes.append(read.index_box.mean(axis=0))
+
+        inks = [hand_ink(image, hand, card_w) for hand in hands]
+        for ink in inks:
+            if ink is not None:
+                read_frames(frames_in(ink, card_w))
+        # A hand with fewer than two cards read, or that the cards read so far do not cover: glyphs run into other
+        # ink there, perhaps (the deep pass breaks them apart; it costs more, and elsewhere it only finds more pips
+        # and frame lines to read). Not where no card was read at all: face-down cards, whose pattern breaks
+        # into countless glyph-sized pieces.
+        named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
+        for hand, ink in zip(hands, inks):
+            if ink is None:
+                continue
+            poly = hand.reshape(-1, 1, 2).astype(np.float32)
+            held = sum(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True) > -0.1 * card_w
+                       for p in (r.index_box.mean(axis=0) if r.index_box is not None else r.centre for r in named))
+            if held and (held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED):
+                read_frames(frames_in(ink, card_w, deep=True))
         return out
 
     def _read_guessed(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
@@ -408,6 +429,18 @@ def _halves(quad: np.ndarray) -> list[np.ndarray]:
         a, b, c, d = b, c, d, a
     m1, m2 = (b + c) / 2, (a + d) / 2
     return [np.array([a, b, m1, m2], np.float32), np.array([m2, m1, c, d], np.float32)]
+
+
+def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> float:
+    """How much of a hand's outline no quad covers, in cards' areas (rasterised at 16 px per card width)."""
+    k = 16.0 / card_w
+    x, y, w, h = cv2.boundingRect(outline.reshape(-1, 1, 2).astype(np.float32))
+    at = np.array([x, y], np.float64)
+    hand = np.zeros((int(h * k) + 2, int(w * k) + 2), np.uint8)
+    cv2.fillPoly(hand, [np.round((outline.reshape(-1, 2) - at) * k).astype(np.int32)], 1)
+    for q in quads:
+        cv2.fillPoly(hand, [np.round((q.reshape(-1, 2) - at) * k).astype(np.int32)], 0)
+    return float(np.count_nonzero(hand)) / (16.0 * 16.0 * CARD_ASPECT)
 
 
 def _inside(pt: np.ndarray, quad: np.ndarray) -> bool:
