@@ -372,7 +372,8 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     found = cv2.morphologyEx((score > max(float(t), 90.0)).astype(np.uint8) * 255, cv2.MORPH_OPEN, k3)
     clear = cv2.resize(cv2.dilate(known, np.ones((7, 7), np.uint8)), (v.shape[1], v.shape[0]),
                        interpolation=cv2.INTER_NEAREST)
-    found = cv2.bitwise_and(found, cv2.bitwise_not(clear))
+    # Closed a little: index glyphs and pips at a card's edge notch its outline, which would look ragged.
+    found = cv2.morphologyEx(cv2.bitwise_and(found, cv2.bitwise_not(clear)), cv2.MORPH_CLOSE, k3)
     step = cv2.morphologyEx(score, cv2.MORPH_GRADIENT, k3)
     keep = np.zeros_like(found)
     cnts, _ = cv2.findContours(found, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
