@@ -575,6 +575,16 @@ def test_a_hand_in_shade_whose_pips_notch_its_outline_is_found(reader: Reader) -
         assert _named_near(reads, card, cw), code
 
 
+def test_a_card_lying_almost_squarely_on_another_is_read_from_its_index(reader: Reader) -> None:
+    """Two cards, one nearly covering the other, make one blob that fills a card's rectangle: it is taken for a
+    card, whose corners (the blob's) hold no index, and it did not read. Such an unread card is searched for
+    indices like a hand."""
+    sc = _tuning_scene(5066, "byronknoll_vector")
+    card = next(c for c in sc.cards if c.code == "Ad")
+    assert card.zone != "community"
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""

@@ -52,7 +52,8 @@ JITTER = ((0, 0), (-0.03, 0))
 MARGIN_BAND = (0.06, 0.11)
 MARGIN_MIN_PX = 40
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
-HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two)
+HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
+DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
 
 
@@ -220,8 +221,11 @@ class Reader:
             if read.code is not None and not read.face_down:
                 out.append(read)
         corner_reads = self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
-        if self.search_indices and det.hands:
-            corner_reads += self._read_indices(image, det.hands, det.card_width, out, corner_reads)
+        # A card-shaped blob that did not read may be two cards, one mostly on the other (its outline fills a
+        # card's rectangle): search it for indices too, like a hand.
+        unread = [r.quad for r in out if r.code is None and not r.face_down]
+        if self.search_indices and (det.hands or unread):
+            corner_reads += self._read_indices(image, det.hands + unread, det.card_width, out, corner_reads)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
         # again from a badly placed corner, not a second copy.
         named = {r.code for r in out if r.code}
@@ -305,17 +309,23 @@ class Reader:
                  if r.code is not None and r.index_box is not None]
         out: list[CardRead] = []
 
-        def read_frames(frames: list[IndexFrame]) -> None:
+        def read_frames(frames: list[IndexFrame], deep: bool = False) -> None:
+            tried = 0
             for f in frames:
                 if any(np.linalg.norm(f.rank_centre - b) < 0.12 * card_w for b in boxes):
                     continue
                 if any(_inside(f.rank_centre, q) for q in whole):
                     continue
+                if deep and tried == DEEP_READS:
+                    break
+                tried += 1
                 read, _ = self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)
                 if read is not None:
                     out.append(read)
                     if read.index_box is not None:
                         boxes.append(read.index_box.mean(axis=0))
+                    if deep:  # the card the hand lacked (a hand seldom lacks two)
+                        break
 
         inks = [hand_ink(image, hand, card_w) for hand in hands]
         for ink in inks:
@@ -333,7 +343,7 @@ class Reader:
             held = sum(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True) > -0.1 * card_w
                        for p in (r.index_box.mean(axis=0) if r.index_box is not None else r.centre for r in named))
             if held and (held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED):
-                read_frames(frames_in(ink, card_w, deep=True))
+                read_frames(frames_in(ink, card_w, deep=True), deep=True)
         return out
 
     def _read_guessed(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
