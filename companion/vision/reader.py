@@ -303,7 +303,9 @@ class Reader:
     def _read_indices(self, image: np.ndarray, hands: list[np.ndarray], card_w: float, whole_reads: list[CardRead],
                       corner_reads: list[CardRead]) -> list[CardRead]:
         """Cards of the hands read from rank-over-suit glyph pairs that no read so far explains: not inside a
-        card read whole (its pips), not at an index already read."""
+        card read whole (its pips), not at an index already read. Then, in a hand that may still hold an unread
+        card, the deep pass (``frames_in(deep=True)``): a few frames of glyphs broken off other ink, up to one
+        card."""
         whole = [r.quad for r in whole_reads if r.code is not None and not r.face_down]
         boxes = [r.index_box.mean(axis=0) for r in whole_reads + corner_reads
                  if r.code is not None and r.index_box is not None]
@@ -331,10 +333,10 @@ class Reader:
         for ink in inks:
             if ink is not None:
                 read_frames(frames_in(ink, card_w))
-        # A hand with fewer than two cards read, or that the cards read so far do not cover: glyphs run into other
-        # ink there, perhaps (the deep pass breaks them apart; it costs more, and elsewhere it only finds more pips
-        # and frame lines to read). Not where no card was read at all: face-down cards, whose pattern breaks
-        # into countless glyph-sized pieces.
+        # A hand with fewer than HAND_CARDS cards read, or that the cards read so far do not cover: glyphs ran into
+        # other ink there, perhaps (the deep pass breaks them apart; it costs more, and elsewhere it only finds
+        # more pips and frame lines to read). Not where no card was read at all: face-down cards, whose pattern
+        # breaks into countless glyph-sized pieces.
         named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
         for hand, ink in zip(hands, inks):
             if ink is None:
