@@ -35,6 +35,7 @@ WORK_SIDE = 960  # the longer side of the low-resolution working image
 # back reported stepped over 15 along at least half of its outline, and 15 of the 22 false ones (glare spots on
 # the mat) along under a quarter; at 30, two backs in soft focus stepped along a tenth only.
 BACK_STEP = 15
+EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
 
 
@@ -309,7 +310,7 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
     cnts, _ = cv2.findContours(255 - edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_side = MIN_CARD_SIDE * side
-    found: list[tuple[float, np.ndarray]] = []
+    found: list[tuple[float, np.ndarray, bool]] = []
     for c in cnts:
         a = cv2.contourArea(c)
         if a < 0.5 * min_side * min_side * CARD_ASPECT or a > 0.5 * h * w:
@@ -320,7 +321,7 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
             continue
         rect = cv2.minAreaRect(hull)  # rounded corners: the hull's bounding rectangle, not a polygon fit
         (rw, rh) = rect[1]
-        if min(rw, rh) < min_side or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62 or ha < 0.9 * rw * rh:
+        if min(rw, rh) < min_side or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62 or ha < EDGE_FILL * rw * rh:
             continue
         # The region inside an edge sits a pixel or so inside the card's border (edge width, dilation).
         q = _order_clockwise(cv2.boxPoints((rect[0], (rw + 2.0, rh + 2.0), rect[2])))
@@ -328,10 +329,11 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
         if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(centre[0]), float(centre[1])),
                                     False) >= 0 for k in known):
             continue
-        found.append((a, q))
-    # Nested outlines of one card (its border, its inner frame): keep the biggest.
+        found.append((a, q, ha >= 0.9 * rw * rh))
+    # Nested outlines of one card (its border, its inner frame): keep the biggest, though a squarer outline
+    # first: a slanted card is a trapezoid, but so are two cards' outlines run together.
     out: list[np.ndarray] = []
-    for a, q in sorted(found, key=lambda t: -t[0]):
+    for _, q, _ in sorted(found, key=lambda t: (not t[2], -t[0])):
         c = q.mean(axis=0)
         if any(np.linalg.norm(c - k.mean(axis=0)) < 0.3 * np.linalg.norm(k[1] - k[0]) for k in out):
             continue
