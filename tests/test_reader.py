@@ -100,6 +100,22 @@ def test_a_card_photographed_at_a_slant_on_a_light_surface_is_found_from_its_edg
     assert [r.code[0] for r in named] == [rank], [(r.code, r.centre) for r in named]
 
 
+@pytest.mark.parametrize("name,box", [("train_IMG_2582.JPG", (235, 135, 348, 224)),
+                                      ("train_IMG_2612.JPG", (187, 302, 343, 482))])
+def test_a_court_card_cut_in_two_by_the_detector_is_read_whole(reader: Reader, name: str,
+                                                               box: tuple[int, int, int, int]) -> None:
+    """Real phone photos (the tuning half): the card size came from something smaller on the table, so a queen
+    was cut into two 'cards' side by side, and each half, mostly picture, looked like a back. Two unnamed halves
+    that make one card-shaped rectangle are read whole."""
+    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / name))
+    assert img is not None, f"{name} is missing from {shared}/photos"
+    x1, y1, x2, y2 = box
+    there = [r for r in reader.read_still(img) if x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
+    assert not any(r.face_down for r in there)
+    assert [r.code[0] for r in there if r.code] == ["Q"], [(r.code, r.centre) for r in there]
+
+
 def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
     """Carpet: off-colour specks everywhere. Those are texture, not card backs; the card is still read."""
     rng = np.random.default_rng(2)

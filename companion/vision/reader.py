@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
-from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, detect_cards
+from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, _order_clockwise, detect_cards
 from companion.vision.index_search import IndexFrame, frames_in, hand_ink
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
                                             locate_index_why)
@@ -214,6 +214,7 @@ class Reader:
                     out += halves
                     continue
             out.append(read)
+        out = self._rejoin(image, out)
         for quad in det.edge_quads:
             if any(_inside(quad.mean(axis=0), r.quad) for r in out):
                 continue
@@ -245,6 +246,27 @@ class Reader:
                                                               and _inside(r.index_box.mean(axis=0), quad))
                        for r in out):
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
+        return out
+
+    def _rejoin(self, image: np.ndarray, reads: list[CardRead]) -> list[CardRead]:
+        """Two unnamed quads side by side that make one card-shaped rectangle (the detector cut one card in two,
+        taking the card size from something smaller): read the rectangle whole; a court card's halves look
+        like backs (its picture is neither paper nor mat), the whole card reads."""
+        out = list(reads)
+        open_ = [r for r in reads if r.code is None or r.face_down]
+        for i, a in enumerate(open_):
+            for b in open_[i + 1:]:
+                if a not in out or b not in out:
+                    continue
+                pts = np.concatenate([a.quad, b.quad]).astype(np.float32)
+                rect = cv2.minAreaRect(pts)
+                (rw, rh) = rect[1]
+                area = cv2.contourArea(a.quad.astype(np.float32)) + cv2.contourArea(b.quad.astype(np.float32))
+                if min(rw, rh) < 1 or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62 or area < 0.9 * rw * rh:
+                    continue
+                whole = self._read_quad(image, _order_clockwise(cv2.boxPoints(rect)), both=True)
+                if whole.code is not None and not whole.face_down:
+                    out = [r for r in out if r is not a and r is not b] + [whole]
         return out
 
     def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False) -> CardRead:
