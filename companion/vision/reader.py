@@ -53,7 +53,7 @@ MARGIN_BAND = (0.06, 0.11)
 MARGIN_MIN_PX = 40
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
-DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
+DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
 
 
