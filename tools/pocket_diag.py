@@ -60,7 +60,8 @@ def main(argv=None) -> int:
         for k in tot:
             tot[k].update(s[k])
         named = [r for r in reads if r.code and not r.face_down]
-        frames = [f for hand in det.hands for f in index_frames(sc.image, hand, det.card_width)]
+        frames = [f for hand in det.hands for deep in (False, True)  # the deep pass's frames too
+                  for f in index_frames(sc.image, hand, det.card_width, deep=deep)]
         for card in sc.cards:
             if card.zone == "community" or not card.face_up:
                 continue
