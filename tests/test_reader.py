@@ -620,6 +620,15 @@ def test_a_card_lying_almost_squarely_on_another_is_read_from_its_index(reader: 
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+def test_an_outline_corner_a_little_inside_the_card_is_retried_further_out(reader: Reader) -> None:
+    """The outline corner of a lower card, found at low resolution, sat a little inside the card along both
+    edges, so its frame cut the top of the rank; the retry reaches out along x and y."""
+    sc = _tuning_scene(5040, "byronknoll_vector")
+    card = next(c for c in sc.cards if c.code == "9s")
+    assert card.zone != "community" and card.visible_fraction < 0.95
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""
