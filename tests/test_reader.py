@@ -629,6 +629,15 @@ def test_an_outline_corner_a_little_inside_the_card_is_retried_further_out(reade
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+def test_a_deep_index_frame_that_cuts_its_rank_is_retried_further_out(reader: Reader) -> None:
+    """The lower card's index was found only by the deep pass, in a frame that cut its rank; like a guessed
+    corner, the frame is tried again a little further out."""
+    sc = _tuning_scene(5050, "byronknoll_vector")
+    card = next(c for c in sc.cards if c.code == "Ks")
+    assert card.zone != "community" and card.visible_fraction < 0.95
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_a_parted_spade_is_never_called_a_club(reader: Reader) -> None:
     """Where a J's hook met a spade the spade's point is lost, and what is left looks like a club: a parted
     suit is trusted less, so the card abstains rather than naming the wrong suit."""

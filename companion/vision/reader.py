@@ -345,7 +345,11 @@ class Reader:
                 if deep and tried == DEEP_READS:
                     break
                 tried += 1
-                read, _ = self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)
+                read, located = self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)
+                if read is None and located and deep:  # as a guessed corner is (JITTER); plain frames are many
+                    dx, dy = JITTER[1]
+                    read, _ = self._read_guessed(image, f.origin + dx * f.x_axis + dy * f.y_axis, f.x_axis,
+                                                 f.y_axis, 0.0, card_at=f.origin)
                 if read is not None:
                     out.append(read)
                     if read.index_box is not None:
