@@ -32,7 +32,7 @@ EDGE_GAP = -0.02  # an index glyph's centre lies at least this far inside the ha
 HULL_GROW = 0.1  # the hand's hull is searched with half this margin around it, card widths
 EDGE_LINE = 0.35  # straight lines at least this long (card widths) in a hand's ink are card edges, not glyphs
 CROP_PAD = 0.05  # the crop reaches this far beyond the outline's bounding box, card widths
-ERODE = (3,)  # square erosions that break a glyph from the ink it touches (by one pixel; (3, 5): one, then two)
+ERODE = 3  # the square erosion that breaks a glyph from the ink it touches (by one pixel)
 
 
 @dataclass
@@ -193,8 +193,8 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     many components the ink has (``deep`` adds pieces after those).
 
     ``deep``: a glyph that touches another glyph or a thin line (its own suit under a blurred rank, a card's
-    edge, the frame of a picture) is no glyph-sized component. Where the ink is eroded (``ERODE``: by one
-    pixel) those necks break: the glyph-sized pieces of the eroded ink that lie inside a component too big to
+    edge, the frame of a picture) is no glyph-sized component. Where the ink is eroded by one pixel (``ERODE``)
+    those necks break: the glyph-sized pieces of the eroded ink that lie inside a component too big to
     be a glyph, and are not that component merely shrunk (a big pip), are added as components of their own
     (label ids after the first pass's), and so are the halves of a component a rank and suit make together,
     cut at its waist (``_waist_cut``). (A second erosion by two pixels found no more cards on the tuning
@@ -213,24 +213,21 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
         return labels, stats, cents, keep, n
     new: list[tuple[np.ndarray, int, int, np.ndarray]] = []  # stats and centroid, where, the piece's mask
     side = np.maximum(stats[:, 2], stats[:, 3])
+    eroded = cv2.erode(binary, np.ones((ERODE, ERODE), np.uint8))
+    _, elabels, estats, ecents = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+    # Erosion keeps a piece inside one first-pass component, its owner.
+    owner = np.zeros(len(estats), np.int32)
+    owner[elabels.ravel()] = labels.ravel()
+    # Broken off, not merely shrunk: a big pip eroded is a glyph-sized blob too.
+    shrunk = np.maximum(estats[:, 2], estats[:, 3]) > 0.8 * side[owner]
+    sized = glyph_sized(estats) & ~keep[owner] & ~shrunk
+    sized[0] = False
     taken = np.zeros_like(binary)
-    for size in ERODE:
-        eroded = cv2.erode(binary, np.ones((size, size), np.uint8))
-        _, elabels, estats, ecents = cv2.connectedComponentsWithStats(eroded, connectivity=8)
-        # Erosion keeps a piece inside one first-pass component, its owner.
-        owner = np.zeros(len(estats), np.int32)
-        owner[elabels.ravel()] = labels.ravel()
-        # Broken off, not merely shrunk: a big pip eroded is a glyph-sized blob too.
-        shrunk = np.maximum(estats[:, 2], estats[:, 3]) > 0.8 * side[owner]
-        sized = glyph_sized(estats) & ~keep[owner] & ~shrunk
-        sized[0] = False
-        for j in np.flatnonzero(sized):
-            x, y, w, h = (int(v) for v in estats[j, :4])
-            own = elabels[y:y + h, x:x + w] == j
-            if not taken[y:y + h, x:x + w][own].any():  # a deeper erosion's piece inside one found: the same glyph
-                new.append((np.concatenate([estats[j], ecents[j]]), x, y, own))
-        for _, x, y, own in new:
-            taken[y:y + own.shape[0], x:x + own.shape[1]][own] = 1
+    for j in np.flatnonzero(sized):
+        x, y, w, h = (int(v) for v in estats[j, :4])
+        own = elabels[y:y + h, x:x + w] == j
+        new.append((np.concatenate([estats[j], ecents[j]]), x, y, own))
+        taken[y:y + h, x:x + w][own] = 1
     # A rank and its suit run together (a blurred index whose glyphs nearly touch): one solid component about
     # one glyph wide and up to two long, cut across its long axis at its waist.
     short = np.minimum(stats[:, 2], stats[:, 3])
@@ -239,9 +236,9 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     for i in np.flatnonzero(tall):
         x, y, w, h = (int(v) for v in stats[i, :4])
         for piece in _waist_cut(labels[y:y + h, x:x + w] == i):
-            st = _piece_stats(piece)
+            st = _piece_stats(piece, x, y)
             if glyph_sized(st[None, :5])[0] and not taken[y:y + h, x:x + w][piece].any():
-                new.append((st + (x, y, 0, 0, 0, x, y), x, y, piece))
+                new.append((st, x, y, piece))
     if not new:
         return labels, stats, cents, keep, n
     labels = labels.copy()
@@ -277,12 +274,13 @@ def _waist_cut(mask: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _piece_stats(piece: np.ndarray) -> np.ndarray:
-    """``connectedComponentsWithStats``-style stats (x, y, w, h, area) and centroid of a mask, in its own
-    coordinates."""
+def _piece_stats(piece: np.ndarray, x0: int, y0: int) -> np.ndarray:
+    """``connectedComponentsWithStats``-style stats (x, y, w, h, area) and centroid of a mask whose top-left
+    pixel lies at (``x0``, ``y0``)."""
     ys, xs = np.nonzero(piece)
     if not len(xs):
         return np.zeros(7)
+    xs, ys = xs + x0, ys + y0
     return np.array([xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1, len(xs),
                      xs.mean(), ys.mean()], np.float64)
 

@@ -311,18 +311,24 @@ class Reader:
     def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
         out: list[CardRead] = []
         for c in corners:
-            for dx, dy in JITTER:
-                read, located = self._read_guessed(image, c.origin + dx * c.x_axis + dy * c.y_axis, c.x_axis,
-                                                   c.y_axis, OUTSET, card_at=c.origin)
-                if read is not None:
-                    out.append(read)
-                    break
-                if not located:
-                    # No glyph row and no ink cut at the left border: a frame a few pixels further left finds
-                    # none either. (Reads on 240 tuning scenes are identical without those retries; a retry
-                    # after finding no glyph row at all did read a card, once: a queen its frame cut.)
-                    break
+            read = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET)
+            if read is not None:
+                out.append(read)
         return out
+
+    def _read_retried(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
+                      outset: float) -> CardRead | None:
+        """A guessed corner read warily (``_read_guessed``), and where it does not read, tried again a little
+        further out (``JITTER``); the card is extrapolated from ``origin`` either way."""
+        for dx, dy in JITTER:
+            read, located = self._read_guessed(image, origin + dx * x_axis + dy * y_axis, x_axis, y_axis, outset,
+                                               card_at=origin)
+            if read is not None or not located:
+                # Not located: no glyph row and no ink cut at the left border, so a frame a few pixels further
+                # out finds none either. (Reads on 240 tuning scenes were identical without those retries; a
+                # retry after finding no glyph row at all did read a card, once: a queen its frame cut.)
+                return read
+        return None
 
     def _read_indices(self, image: np.ndarray, hands: list[np.ndarray], card_w: float, whole_reads: list[CardRead],
                       corner_reads: list[CardRead]) -> list[CardRead]:
@@ -345,11 +351,9 @@ class Reader:
                 if deep and tried == DEEP_READS:
                     break
                 tried += 1
-                read, located = self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)
-                if read is None and located and deep:  # as a guessed corner is (JITTER); plain frames are many
-                    dx, dy = JITTER[1]
-                    read, _ = self._read_guessed(image, f.origin + dx * f.x_axis + dy * f.y_axis, f.x_axis,
-                                                 f.y_axis, 0.0, card_at=f.origin)
+                # Deep frames are retried as a guessed corner is; plain frames are many, and read once.
+                read = self._read_retried(image, f.origin, f.x_axis, f.y_axis, 0.0) if deep else \
+                    self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)[0]
                 if read is not None:
                     out.append(read)
                     if read.index_box is not None:
