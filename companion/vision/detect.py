@@ -70,6 +70,11 @@ class Detection:
     size_from: str = ""
 
 
+def card_shaped(aspect: float) -> bool:
+    """A rectangle's long side over its short side is a card's (1.4), give or take a slant or a rounded corner."""
+    return 1.22 < aspect < 1.62
+
+
 def _order_clockwise(pts: np.ndarray) -> np.ndarray:
     """Clockwise on screen (y down), starting at the end of a short side so side 0 is a short side."""
     c = pts.mean(axis=0)
@@ -195,7 +200,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if min(rw, rh) < max(6.0, MIN_CARD_SIDE * max(small.shape[:2])):  # specks, glyphs: not cards
             continue
         blobs.append((c, a, rect, a / (rw * rh), max(rw, rh) / min(rw, rh)))
-    singles = [b for b in blobs if b[3] > 0.86 and 1.22 < b[4] < 1.62]
+    singles = [b for b in blobs if b[3] > 0.86 and card_shaped(b[4])]
     if card_width_hint:
         cw = card_width_hint / scale
         det.size_from = "hint"
@@ -248,14 +253,14 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if a < 0.35 * card_area:
             continue
         n = a / card_area
-        if fill > 0.86 and 1.22 < aspect < 1.62 and n < 1.45:
+        if fill > 0.86 and card_shaped(aspect) and n < 1.45:
             # Face or back is the reader's call (a court card's art is not paper either).
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
             if n > 1.15 and corners:  # too big for one card: a tight fan, whose corners may read instead
                 det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
                 det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
             continue
-        if 1.22 < aspect < 1.62 and n < 1.45 and _notched_card(c, rect, card_area):
+        if card_shaped(aspect) and n < 1.45 and _notched_card(c, rect, card_area):
             det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
@@ -321,7 +326,7 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
             continue
         rect = cv2.minAreaRect(hull)  # rounded corners: the hull's bounding rectangle, not a polygon fit
         (rw, rh) = rect[1]
-        if min(rw, rh) < min_side or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62 or ha < EDGE_FILL * rw * rh:
+        if min(rw, rh) < min_side or not card_shaped(max(rw, rh) / min(rw, rh)) or ha < EDGE_FILL * rw * rh:
             continue
         # The region inside an edge sits a pixel or so inside the card's border (edge width, dilation).
         q = _order_clockwise(cv2.boxPoints((rect[0], (rw + 2.0, rh + 2.0), rect[2])))

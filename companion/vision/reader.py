@@ -24,7 +24,8 @@ import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
-from companion.vision.detect import CARD_ASPECT, CornerCandidate, Detection, _order_clockwise, detect_cards
+from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, _order_clockwise, card_shaped,
+                                     detect_cards)
 from companion.vision.index_search import IndexFrame, frames_in, hand_ink
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
                                             locate_index_why)
@@ -264,7 +265,7 @@ class Reader:
                 rect = cv2.minAreaRect(pts)
                 (rw, rh) = rect[1]
                 area = cv2.contourArea(a.quad.astype(np.float32)) + cv2.contourArea(b.quad.astype(np.float32))
-                if min(rw, rh) < 1 or not 1.22 < max(rw, rh) / min(rw, rh) < 1.62 or area < 0.9 * rw * rh:
+                if min(rw, rh) < 1 or not card_shaped(max(rw, rh) / min(rw, rh)) or area < 0.9 * rw * rh:
                     continue
                 whole = self._read_quad(image, _order_clockwise(cv2.boxPoints(rect)), both=True)
                 if whole.code is not None and not whole.face_down:
