@@ -104,7 +104,8 @@ def white_mask(small: np.ndarray) -> np.ndarray:
 
     out = high.copy()
     cnts, _ = cv2.findContours(high, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    soft = [c for c in cnts if not _sharp(c, step)]
+    near_step = cv2.dilate(step, np.ones((5, 5), np.uint8))
+    soft = [c for c in cnts if not _sharp(c, near_step)]
     if soft:  # a glare spot's core: not paper, even where it saturates
         cv2.drawContours(out, soft, -1, 0, -1)
     if np.array_equal(low, high):
