@@ -130,6 +130,33 @@ def test_cards_whose_paper_sits_just_over_the_paper_level_are_not_taken_for_glar
     assert sorted(str(r.code) for r in reads if r.code) == ["Ad", "Th"], [(r.code, r.centre) for r in reads]
 
 
+def test_cards_on_a_cream_folder_are_parted_from_it(reader: Reader) -> None:
+    """A real phone photo (the tuning half): four cards on a cream folder. Folder and cards made one paper region,
+    the card size came from it, and only one card was read. The cards are brighter and whiter than the folder:
+    that part of the region, holding card-shaped pieces, is the paper."""
+    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / "train_IMG_2579.JPG"))
+    assert img is not None, f"train_IMG_2579.JPG is missing from {shared}/photos"
+    reads = reader.read_still(img)
+    for rank, (x1, y1, x2, y2) in (("T", (181, 170, 301, 262)), ("T", (71, 166, 166, 280)),
+                                   ("J", (79, 294, 193, 390))):
+        here = [str(r.code) for r in reads if r.code and x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
+        assert [c[0] for c in here] == [rank], (rank, here)
+
+
+def test_light_fading_across_a_close_hand_does_not_part_it(reader: Reader) -> None:
+    """A real phone photo (the tuning half): a close hand of three cards on wood, lit from one side. Its lit part
+    is brighter and card-shaped, but no whiter than the rest: the same paper in less light, not cards on a
+    tinted surface. The hand stays whole and its ten and ace read."""
+    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / "train_IMG_2655.JPG"))
+    assert img is not None, f"train_IMG_2655.JPG is missing from {shared}/photos"
+    reads = reader.read_still(img)
+    for rank, (x1, y1, x2, y2) in (("T", (56, 59, 197, 258)), ("A", (266, 37, 360, 253))):
+        here = [str(r.code) for r in reads if r.code and x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
+        assert rank in [c[0] for c in here], (rank, here)
+
+
 def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
     """Carpet: off-colour specks everywhere. Those are texture, not card backs; the card is still read."""
     rng = np.random.default_rng(2)

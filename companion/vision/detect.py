@@ -85,6 +85,11 @@ def _order_clockwise(pts: np.ndarray) -> np.ndarray:
     return p.astype(np.float32)
 
 
+BIG_PAPER = 0.1  # a paper region this share of the picture may be cards on a light surface (_cards_on_paper)
+CARDS_BRIGHTER = 20  # levels of V - S by which such cards must stand out from the surface
+SURFACE_TINT = 15  # levels of saturation by which that surface must be more tinted than the cards
+
+
 def white_mask(small: np.ndarray) -> np.ndarray:
     """Card paper: bright and unsaturated (V - S high), split from the mat by Otsu, so a sand or grey mat
     under a colour cast stays mat."""
@@ -108,10 +113,17 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     soft = [c for c in cnts if not _sharp(c, near_step)]
     if soft:  # a glare spot's core: not paper, even where it saturates
         cv2.drawContours(out, soft, -1, 0, -1)
-    if np.array_equal(low, high):
-        return out
-    cnts, _ = cv2.findContours(low, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     area_img = w.shape[0] * w.shape[1]
+    if not np.array_equal(low, high):
+        _add_sharp_low(out, low, high, step, area_img)
+    _cards_on_paper(out, w, hsv[:, :, 1], area_img)
+    return out
+
+
+def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.ndarray, area_img: int) -> None:
+    """Add to ``out`` the paper over the Otsu level (``low``) that the brightness floor (``high``) missed almost
+    all of, where its outline is a sharp step: cards in shade or under a colour cast."""
+    cnts, _ = cv2.findContours(low, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for c in cnts:
         # A light mat (huge) is left to the old floor, and so is a region it did see: that may be cards
         # joined to a glare spot.
@@ -123,7 +135,44 @@ def white_mask(small: np.ndarray) -> np.ndarray:
         if float((high[y:y + bh, x:x + bw][inside > 0] > 0).mean()) < 0.15:
             roi = out[y:y + bh, x:x + bw]
             roi[(inside > 0) & (low[y:y + bh, x:x + bw] > 0)] = 255
-    return out
+
+
+def _cards_on_paper(out: np.ndarray, w: np.ndarray, sat: np.ndarray, area_img: int) -> None:
+    """Cards on a light, tinted surface (a cream folder, a beige cloth) join it in one big paper region. Where
+    such a region (over BIG_PAPER of the picture, not itself card-shaped) splits by Otsu on ``w`` into a
+    clearly brighter part (CARDS_BRIGHTER levels apart) that is also whiter (the rest SURFACE_TINT levels more
+    saturated: light fading across a close hand of cards leaves the paper's tint alone) with a card-shaped
+    piece, only that brighter part is paper."""
+    cnts, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in cnts:
+        a = cv2.contourArea(c)
+        if a < BIG_PAPER * area_img:
+            continue
+        (rw, rh) = cv2.minAreaRect(c)[1]
+        if a > 0.86 * rw * rh and card_shaped(max(rw, rh) / max(min(rw, rh), 1.0)):
+            continue  # one card close to the camera
+        x, y, bw, bh = cv2.boundingRect(c)
+        roi, wr, sr = out[y:y + bh, x:x + bw], w[y:y + bh, x:x + bw], sat[y:y + bh, x:x + bw]
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
+        inside &= roi
+        vals = wr[inside > 0]
+        t, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        hi = (wr > t) & (inside > 0)
+        lo = (wr <= t) & (inside > 0)
+        if float(wr[hi].mean()) - float(wr[lo].mean()) < CARDS_BRIGHTER or \
+                float(sr[lo].mean()) - float(sr[hi].mean()) < SURFACE_TINT:
+            continue
+        bright = _fill(cv2.morphologyEx(hi.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                       0.02 * area_img / (bw * bh))
+        pieces, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for p in pieces:  # a card's outline fills its rectangle (its pips may open onto its edge: the hull's)
+            ha = cv2.contourArea(cv2.convexHull(p))
+            (pw, ph) = cv2.minAreaRect(p)[1]
+            if ha >= 0.005 * area_img and ha > 0.9 * pw * ph and cv2.contourArea(p) > 0.6 * ha and \
+                    card_shaped(max(pw, ph) / max(min(pw, ph), 1.0)):
+                roi[inside > 0] = bright[inside > 0]
+                break
 
 
 def _sharp(contour: np.ndarray, step: np.ndarray, level: float = 30) -> bool:
