@@ -1,0 +1,39 @@
+"""The card-reader benchmark's scoring of real photos (``benchmarks/vision_bench.py``): which labelled cards
+count as read right."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from benchmarks.vision_bench import _credited
+from companion.vision import CardRead
+
+
+def _read(code: str, centre: tuple[float, float], index: tuple[float, float] | None = None) -> CardRead:
+    cx, cy = centre
+    quad = np.array([[cx - 10, cy - 14], [cx + 10, cy - 14], [cx + 10, cy + 14], [cx - 10, cy + 14]], np.float32)
+    box = None
+    if index is not None:
+        ix, iy = index
+        box = np.array([[ix - 2, iy - 3], [ix + 2, iy - 3], [ix + 2, iy + 3], [ix - 2, iy + 3]], np.float32)
+    return CardRead(code, 0.9, quad, "tl", False, index_box=box)
+
+
+def _within(p, rect, m: int = 5) -> bool:
+    x1, y1, x2, y2 = rect
+    return x1 - m <= p[0] <= x2 + m and y1 - m <= p[1] <= y2 + m
+
+
+def test_a_card_beneath_another_is_credited_by_its_index_and_each_read_credits_one_card() -> None:
+    # A king on top (box 0) and, beneath it, a ten whose visible strip is box 1: the ten's read has its
+    # extrapolated centre on the king, its index in the strip. Box 2 is a second ten that nothing read.
+    boxes = [{"card": "K?"}, {"card": "T?"}, {"card": "T?"}]
+    rects = [(0, 0, 100, 140), (100, 0, 130, 140), (300, 0, 400, 140)]
+    reads = [_read("Kd", (50, 70)), _read("Th", (60, 70), index=(115, 20))]
+    assert _credited(reads, boxes, rects, _within) == {0, 1}
+    # The same read cannot also stand for the other ten, though its centre lies in that box.
+    reads = [_read("Th", (350, 70), index=(115, 20))]
+    assert _credited(reads, boxes, rects, _within) == {2}
+    # A read of another rank is credited to nothing; a face-down report neither.
+    reads = [_read("9h", (115, 70)), CardRead("BACK", 0.8, reads[0].quad, "none", True)]
+    assert _credited(reads, boxes, rects, _within) == set()
