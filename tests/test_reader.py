@@ -157,6 +157,20 @@ def test_light_fading_across_a_close_hand_does_not_part_it(reader: Reader) -> No
         assert rank in [c[0] for c in here], (rank, here)
 
 
+def test_a_hand_of_three_side_by_side_is_not_a_card_and_a_back(reader: Reader) -> None:
+    """A real phone photo (the tuning half): a nine, a jack and a jack side by side make one card-shaped
+    rectangle. Read in halves, the nine's half names it and the jacks' half, mostly picture, looked like a back.
+    That half is searched for indices like a hand: the jack of hearts reads, and no back is reported there."""
+    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / "train_IMG_2649.JPG"))
+    assert img is not None, f"train_IMG_2649.JPG is missing from {shared}/photos"
+    reads = reader.read_still(img)
+    hand = (70, 80, 340, 265)
+    there = [r for r in reads if hand[0] <= r.centre[0] <= hand[2] and hand[1] <= r.centre[1] <= hand[3]]
+    assert not any(r.face_down for r in there), [(r.code, r.centre) for r in there]
+    assert {"9h", "Jh"} <= {str(r.code) for r in there}, [(r.code, r.centre) for r in there]
+
+
 def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
     """Carpet: off-colour specks everywhere. Those are texture, not card backs; the card is still read."""
     rng = np.random.default_rng(2)

@@ -208,6 +208,7 @@ class Reader:
         hint = self.card_width_frac * image.shape[1] if self.card_width_frac else None
         det = detection or detect_cards(image, card_width_hint=hint)
         out: list[CardRead] = []
+        half_backs: list[CardRead] = []  # halves of a split quad taken for backs: perhaps a court card or two
         for quad in det.quads:
             read = self._read_quad(image, quad)
             if read.code is None and not read.face_down:
@@ -215,6 +216,7 @@ class Reader:
                 halves = [self._read_quad(image, q) for q in _halves(quad)]
                 if any(h.code is not None and not h.face_down for h in halves):
                     out += halves
+                    half_backs += [h for h in halves if h.face_down]
                     continue
             out.append(read)
         out = self._rejoin(image, out)
@@ -227,7 +229,9 @@ class Reader:
         corner_reads = self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
         # A card-shaped blob that did not read may be two cards, one mostly on the other (its outline fills a
         # card's rectangle): search it for indices too, like a hand.
-        unread = [r.quad for r in out if r.code is None and not r.face_down]
+        # So may the half of a split quad that looked like a back beside a card read: a hand of three cards side by
+        # side is card-shaped too, and the court cards beside the one read are mostly picture.
+        unread = [r.quad for r in out if r.code is None and not r.face_down] + [r.quad for r in half_backs]
         if self.search_indices and (det.hands or unread):
             corner_reads += self._read_indices(image, det.hands + unread, det.card_width, out, corner_reads)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
@@ -242,6 +246,9 @@ class Reader:
         if best:  # a whole "card" that did not read but holds cards read from their corners was a tight fan
             out = [r for r in out if r.code is not None or r.face_down
                    or not any(_inside(b.centre, r.quad) for b in best.values())]
+            # and a half taken for a back that holds an index read was faces
+            out = [r for r in out if not any(r is h for h in half_backs) or not any(
+                b.index_box is not None and _inside(b.index_box.mean(axis=0), r.quad) for b in best.values())]
         out += list(best.values())
         for quad in det.backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
