@@ -75,7 +75,7 @@ def card_shaped(aspect: float) -> bool:
     return 1.22 < aspect < 1.62
 
 
-def _order_clockwise(pts: np.ndarray) -> np.ndarray:
+def order_clockwise(pts: np.ndarray) -> np.ndarray:
     """Clockwise on screen (y down), starting at the end of a short side so side 0 is a short side."""
     c = pts.mean(axis=0)
     ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
@@ -305,13 +305,13 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         n = a / card_area
         if fill > 0.86 and card_shaped(aspect) and n < 1.45:
             # Face or back is the reader's call (a court card's art is not paper either).
-            det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+            det.quads.append(order_clockwise(cv2.boxPoints(rect)) * scale)
             if n > 1.15 and corners:  # too big for one card: a tight fan, whose corners may read instead
                 det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
                 det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
             continue
         if card_shaped(aspect) and n < 1.45 and _notched_card(c, rect, card_area):
-            det.quads.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+            det.quads.append(order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
         if split:
@@ -325,7 +325,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if float((paper[by:by + bh, bx:bx + bw][blob_mask > 0] > 0).mean()) < 0.25:
             # Fanned face-down cards, or face-up ones whose paper the white mask mostly missed (court art on
             # top, a dim picture): the reader drops the back where a corner inside it reads.
-            det.backs.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+            det.backs.append(order_clockwise(cv2.boxPoints(rect)) * scale)
         det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
         det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
     if corners:
@@ -379,7 +379,7 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
         if min(rw, rh) < min_side or not card_shaped(max(rw, rh) / min(rw, rh)) or ha < EDGE_FILL * rw * rh:
             continue
         # The region inside an edge sits a pixel or so inside the card's border (edge width, dilation).
-        q = _order_clockwise(cv2.boxPoints((rect[0], (rw + 2.0, rh + 2.0), rect[2])))
+        q = order_clockwise(cv2.boxPoints((rect[0], (rw + 2.0, rh + 2.0), rect[2])))
         centre = q.mean(axis=0)
         if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(centre[0]), float(centre[1])),
                                     False) >= 0 for k in known):
@@ -488,7 +488,7 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
             step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
         if not _sharp(c, step, BACK_STEP):
             continue
-        out.append(_order_clockwise(cv2.boxPoints(rect)) * scale)
+        out.append(order_clockwise(cv2.boxPoints(rect)) * scale)
     return out
 
 
@@ -572,7 +572,7 @@ def _split_rect(rect: RotatedRect, card_w: float, fill: float) -> list[np.ndarra
     for x in range(i):
         for y in range(j):
             o = a + ua * x + ub * y
-            quads.append(_order_clockwise(np.array([o, o + ua, o + ua + ub, o + ub], np.float32)))
+            quads.append(order_clockwise(np.array([o, o + ua, o + ua + ub, o + ub], np.float32)))
     return quads
 
 

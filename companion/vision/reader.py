@@ -24,8 +24,8 @@ import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
-from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, _order_clockwise, card_shaped,
-                                     detect_cards)
+from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
+                                     order_clockwise)
 from companion.vision.index_search import IndexFrame, frames_in, hand_ink
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
                                             locate_index_why)
@@ -274,7 +274,7 @@ class Reader:
                 area = cv2.contourArea(a.quad.astype(np.float32)) + cv2.contourArea(b.quad.astype(np.float32))
                 if min(rw, rh) < 1 or not card_shaped(max(rw, rh) / min(rw, rh)) or area < 0.9 * rw * rh:
                     continue
-                whole = self._read_quad(image, _order_clockwise(cv2.boxPoints(rect)), both=True)
+                whole = self._read_quad(image, order_clockwise(cv2.boxPoints(rect)), both=True)
                 if whole.code is not None and not whole.face_down:
                     out = [r for r in out if r is not a and r is not b] + [whole]
         return out
