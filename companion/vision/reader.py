@@ -57,6 +57,7 @@ MARGIN_MIN_PX = 40
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
 DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
+FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
 
 
@@ -103,20 +104,20 @@ class Reader:
 
     # ---- one corner -------------------------------------------------------------------------------------
     def read_corner(self, image: np.ndarray, origin: npt.ArrayLike, x_axis: npt.ArrayLike, y_axis: npt.ArrayLike,
-                    outset: float = 0.0, guessed: bool = False) -> CornerRead | None:
+                    outset: float = 0.0, guessed: bool = False, faint: float = 1.0) -> CornerRead | None:
         """Read the index at one card corner. ``outset`` (card widths) starts the frame that much outside
         the corner, for corners guessed from an outline (which sit a little inside the card); ``guessed``
         reads such a corner more warily: glyphs cut by the patch border and run-together glyphs are not read."""
-        return self._corner(image, origin, x_axis, y_axis, outset, guessed)[0]
+        return self._corner(image, origin, x_axis, y_axis, outset, guessed, faint)[0]
 
     def _corner(self, image: np.ndarray, origin: npt.ArrayLike, x_axis: npt.ArrayLike, y_axis: npt.ArrayLike,
-                outset: float, guessed: bool) -> tuple[CornerRead | None, bool]:
+                outset: float, guessed: bool, faint: float = 1.0) -> tuple[CornerRead | None, bool]:
         """``read_corner``, and whether a frame a little further left might read there: the locator found a
         glyph row, or ink the frame's left border cuts."""
         o, xa, ya = (np.asarray(v, np.float32) for v in (origin, x_axis, y_axis))
         o = o - outset * (xa + ya)
         patch = corner_patch(image, o, xa, ya)
-        g, at_left = locate_index_why(patch, whole_only=guessed)
+        g, at_left = locate_index_why(patch, whole_only=guessed, faint=faint)
         return self.read_glyphs(g, patch, o, xa, ya, guessed), g is not None or at_left
 
     def read_patch(self, patch: np.ndarray, origin: npt.ArrayLike | None = None, x_axis: npt.ArrayLike | None = None,
@@ -250,6 +251,14 @@ class Reader:
             out = [r for r in out if not any(r is h for h in half_backs) or not any(
                 b.index_box is not None and _inside(b.index_box.mean(axis=0), r.quad) for b in best.values())]
         out += list(best.values())
+        # A card still unread, with no card read inside it, is read again with fainter ink taken in: a pale red
+        # or thin-stroked index at low resolution breaks into pieces at the usual threshold.
+        for k, r in enumerate(out):
+            if r.code is None and not r.face_down and not any(
+                    _inside(b.centre, r.quad) for b in out if b.code is not None and not b.face_down):
+                again = self._read_quad(image, r.quad, faint=True)
+                if again.code is not None and not again.face_down:
+                    out[k] = again
         for quad in det.backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
@@ -279,42 +288,50 @@ class Reader:
                     out = [r for r in out if r is not a and r is not b] + [whole]
         return out
 
-    def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False) -> CardRead:
+    def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False, faint: bool = False) -> CardRead:
         """Read a whole card's outline: its best corner and the opposite one. With one corner read, the card
         is named only when it clears the threshold by the margin a guessed corner needs (an outline spanning
         parts of two cards reads one corner of each); with ``both``, only when both corners read (an outline
-        found from edges alone may be part of a hand)."""
+        found from edges alone may be part of a hand). ``faint``: the ink threshold lowered (``FAINT``)."""
         q = quad.astype(np.float64)
+        reads, start = self._quad_reads(image, q, FAINT if faint else 1.0)
+        code, conf, alts = self._quad_decide(reads, both)
+        ordered = np.roll(q, -start, axis=0).astype(np.float32)
+        if code is None and not any(_names_a_rank(r) for r in reads) and _looks_like_back(image, ordered):
+            return CardRead(BACK, 0.6, ordered, "none", True)
+        return CardRead(code, conf, ordered, "tl" if reads else "none", False,
+                        index_box=reads[0].box if reads else None, alternatives=alts)
+
+    def _quad_reads(self, image: np.ndarray, q: np.ndarray, faint: float) -> tuple[list[CornerRead], int]:
+        """The reads of a card outline's best index corner and the one opposite, and which corner is the best."""
         best = None
         tried: dict[int, CornerRead | None] = {}
         for start in range(4):  # each corner as the printed top-left; opposite corners pair up
             o, xa, ya, landscape = corner_frame(q, start)
             if landscape:  # not an index corner
                 continue
-            r = tried[start] = self.read_corner(image, o, xa, ya)
+            r = tried[start] = self.read_corner(image, o, xa, ya, faint=faint)
             if r is not None:
                 best = (r, start) if best is None or r.card_scores().max() > best[0].card_scores().max() else best
-        reads = []
-        start = 0
-        if best is not None:
-            start = best[1]
-            reads.append(best[0])
-            opp = (start + 2) % 4  # the opposite corner, rotated 180 degrees, should agree
-            if opp in tried:  # a portrait card's two index corners were both read above
-                r2 = tried[opp]
-            else:
-                o, xa, ya, _ = corner_frame(q, opp)
-                r2 = self.read_corner(image, o, xa, ya)
-            if r2 is not None:
-                reads.append(r2)
+        if best is None:
+            return [], 0
+        r, start = best
+        reads = [r]
+        opp = (start + 2) % 4  # the opposite corner, rotated 180 degrees, should agree
+        if opp in tried:  # a portrait card's two index corners were both read above
+            r2 = tried[opp]
+        else:
+            o, xa, ya, _ = corner_frame(q, opp)
+            r2 = self.read_corner(image, o, xa, ya, faint=faint)
+        if r2 is not None:
+            reads.append(r2)
+        return reads, start
+
+    def _quad_decide(self, reads: list[CornerRead], both: bool) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
         code, conf, alts = self.decide(reads)
         if len(reads) < 2 and (both or conf < self.threshold + GUESSED_MARGIN):
             code = None
-        ordered = np.roll(q, -start, axis=0).astype(np.float32)
-        if code is None and not any(_names_a_rank(r) for r in reads) and _looks_like_back(image, ordered):
-            return CardRead(BACK, 0.6, ordered, "none", True)
-        return CardRead(code, conf, ordered, "tl" if reads else "none", False,
-                        index_box=reads[0].box if reads else None, alternatives=alts)
+        return code, conf, alts
 
     def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
         out: list[CardRead] = []

@@ -118,13 +118,15 @@ def locate_index(patch_bgr: np.ndarray, whole_only: bool = False) -> IndexGlyphs
     return locate_index_why(patch_bgr, whole_only)[0]
 
 
-def locate_index_why(patch_bgr: np.ndarray, whole_only: bool = False) -> tuple[IndexGlyphs | None, bool]:
+def locate_index_why(patch_bgr: np.ndarray, whole_only: bool = False, faint: float = 1.0
+                     ) -> tuple[IndexGlyphs | None, bool]:
     """``locate_index``, and whether ink (not the table along the edges) touches the patch's left border in its
-    upper half: where nothing was found, a frame starting a little further left may find a glyph it cut."""
+    upper half: where nothing was found, a frame starting a little further left may find a glyph it cut.
+    ``faint``: the ink threshold times this (under 1: faint glyphs, pale red or thin strokes, kept whole)."""
     ink, paper = ink_map(patch_bgr)
     if float(ink.max()) < 0.12:
         return None, False
-    thr = min(max(0.16, 0.75 * _otsu(ink)), 0.5)
+    thr = min(max(0.16, 0.75 * _otsu(ink)), 0.5) * faint
     plain = ink > thr
     edge = _edge_mask(plain)
     left = plain[:plain.shape[0] // 2, :2]
