@@ -183,6 +183,20 @@ def test_a_card_with_a_pale_index_is_read_again_with_fainter_ink(reader: Reader)
     assert here == ["9h"], here
 
 
+def test_a_card_cut_in_four_by_the_detector_is_read_whole(reader: Reader) -> None:
+    """A real webcam picture (the tuning half): the card size came from something smaller, so an ace and a jack
+    were each cut into a square of four 'cards', the jack's pieces taken for backs. Four unnamed pieces that
+    make one card-shaped rectangle are read whole."""
+    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / "train_cam_image48.jpg"))
+    assert img is not None, f"train_cam_image48.jpg is missing from {shared}/photos"
+    reads = reader.read_still(img)
+    assert not any(r.face_down for r in reads), [r.centre for r in reads if r.face_down]
+    for rank, (x1, y1, x2, y2) in (("A", (223, 42, 394, 269)), ("J", (305, 303, 483, 532))):
+        here = [str(r.code) for r in reads if r.code and x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
+        assert [c[0] for c in here] == [rank], (rank, here)
+
+
 def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
     """Carpet: off-colour specks everywhere. Those are texture, not card backs; the card is still read."""
     rng = np.random.default_rng(2)

@@ -268,24 +268,29 @@ class Reader:
         return out
 
     def _rejoin(self, image: np.ndarray, reads: list[CardRead]) -> list[CardRead]:
-        """Two unnamed quads side by side that make one card-shaped rectangle (the detector cut one card in two,
-        taking the card size from something smaller): read the rectangle whole; a court card's halves look
-        like backs (its picture is neither paper nor mat), the whole card reads."""
+        """Unnamed quads side by side that make one card-shaped rectangle, two of them or four in a square (the
+        detector cut one card in two or in four, taking the card size from something smaller): read the
+        rectangle whole; a court card's pieces look like backs (its picture is neither paper nor mat), the whole
+        card reads."""
         out = list(reads)
         open_ = [r for r in reads if r.code is None or r.face_down]
-        for i, a in enumerate(open_):
-            for b in open_[i + 1:]:
-                if a not in out or b not in out:
-                    continue
-                pts = np.concatenate([a.quad, b.quad]).astype(np.float32)
-                rect = cv2.minAreaRect(pts)
-                (rw, rh) = rect[1]
-                area = cv2.contourArea(a.quad.astype(np.float32)) + cv2.contourArea(b.quad.astype(np.float32))
-                if min(rw, rh) < 1 or not card_shaped(max(rw, rh) / min(rw, rh)) or area < 0.9 * rw * rh:
-                    continue
-                whole = self._read_quad(image, order_clockwise(cv2.boxPoints(rect)), both=True)
-                if whole.code is not None and not whole.face_down:
-                    out = [r for r in out if r is not a and r is not b] + [whole]
+        groups = [[a, b] for i, a in enumerate(open_) for b in open_[i + 1:]]
+        for a in open_:  # a card cut in four: each piece with its three nearest
+            near = sorted((r for r in open_ if r is not a), key=lambda r: float(np.linalg.norm(r.centre - a.centre)))
+            if len(near) >= 3:
+                groups.append([a] + near[:3])
+        for group in groups:
+            if any(g not in out for g in group):
+                continue
+            pts = np.concatenate([g.quad for g in group]).astype(np.float32)
+            rect = cv2.minAreaRect(pts)
+            (rw, rh) = rect[1]
+            area = sum(cv2.contourArea(g.quad.astype(np.float32)) for g in group)
+            if min(rw, rh) < 1 or not card_shaped(max(rw, rh) / min(rw, rh)) or area < 0.9 * rw * rh:
+                continue
+            whole = self._read_quad(image, order_clockwise(cv2.boxPoints(rect)), both=True)
+            if whole.code is not None and not whole.face_down:
+                out = [r for r in out if not any(r is g for g in group)] + [whole]
         return out
 
     def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False, faint: bool = False) -> CardRead:
