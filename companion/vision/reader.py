@@ -288,7 +288,10 @@ class Reader:
             area = sum(cv2.contourArea(g.quad.astype(np.float32)) for g in group)
             if min(rw, rh) < 1 or not card_shaped(max(rw, rh) / min(rw, rh)) or area < 0.9 * rw * rh:
                 continue
-            whole = self._read_quad(image, order_clockwise(cv2.boxPoints(rect)), both=True)
+            quad = order_clockwise(cv2.boxPoints(rect))
+            whole = self._read_quad(image, quad, both=True)
+            if whole.code is None or whole.face_down:
+                whole = self._read_quad(image, quad, both=True, faint=True)
             if whole.code is not None and not whole.face_down:
                 out = [r for r in out if not any(r is g for g in group)] + [whole]
         return out
