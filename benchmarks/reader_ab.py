@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.reader_ab --old 2e741ba            # under a minute
     .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --scenes 4 --deck saulspatz_gang4colour
+    .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --timing-scenes --scenes 5   # vision_bench's timed scenes
 
 This machine's speed drifts by a third between runs, so two readers timed minutes apart cannot be compared.
 Here each 4056x3040 still is read by both readers in turn, ``--reps`` times each, fastest kept, on one core
@@ -55,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deck", default="byronknoll_vector")
     ap.add_argument("--scenes", type=int, default=8)
     ap.add_argument("--reps", type=int, default=4)
+    ap.add_argument("--timing-scenes", action="store_true",
+                    help="the scenes vision_bench times (seeds 7000 on, the held-out deck, 5 community cards, 4 seats)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from companion.vision.reader import Reader
@@ -63,8 +66,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         old = old_reader(args.old, Path(tmp))
         new = Reader()
-        stills = [render_scene(5001 + i, size=(4056, 3040), deck=args.deck, jokers=False).image
-                  for i in range(args.scenes)]
+        if args.timing_scenes:
+            from companion.vision.glyphs import HELD_OUT_DECK
+            args.deck = HELD_OUT_DECK
+            stills = [render_scene(7000 + i, deck=HELD_OUT_DECK, n_community=5, n_seats=4).image
+                      for i in range(args.scenes)]
+        else:
+            stills = [render_scene(5001 + i, size=(4056, 3040), deck=args.deck, jokers=False).image
+                      for i in range(args.scenes)]
         t_new, t_old = [], []
         for img in stills:
             best_new = best_old = float("inf")

@@ -109,8 +109,11 @@ def white_mask(small: np.ndarray) -> np.ndarray:
 
     out = high.copy()
     cnts, _ = cv2.findContours(high, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    # Paper only a little over the floor has an outline that wanders into it, off the sharp edge: the edge
+    # is looked for within two pixels too, along most of the outline (a chip beside a glare spot gets there
+    # along well under half of it).
     near_step = cv2.dilate(step, np.ones((5, 5), np.uint8))
-    soft = [c for c in cnts if not _sharp(c, near_step)]
+    soft = [c for c in cnts if not _sharp(c, step) and not _sharp(c, near_step, share=0.5)]
     if soft:  # a glare spot's core: not paper, even where it saturates
         cv2.drawContours(out, soft, -1, 0, -1)
     area_img = w.shape[0] * w.shape[1]
@@ -175,11 +178,11 @@ def _cards_on_paper(out: np.ndarray, w: np.ndarray, sat: np.ndarray, area_img: i
                 break
 
 
-def _sharp(contour: np.ndarray, step: np.ndarray, level: float = 30) -> bool:
+def _sharp(contour: np.ndarray, step: np.ndarray, level: float = 30, share: float = 0.35) -> bool:
     """Paper's outline is a sharp step (``step``: the morphological gradient of the paperness, over ``level``)
-    along more than a third of its length; a glare spot fades out softly."""
+    along more than ``share`` of its length (a third); a glare spot fades out softly."""
     p = contour.reshape(-1, 2)
-    return float((step[p[:, 1], p[:, 0]] > level).mean()) > 0.35
+    return float((step[p[:, 1], p[:, 0]] > level).mean()) > share
 
 
 def _round(area: float, perimeter: float) -> bool:
