@@ -163,7 +163,7 @@ def _cards_on_paper(out: np.ndarray, w: np.ndarray, sat: np.ndarray, area_img: i
         t, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         hi = (wr > t) & (inside > 0)
         lo = (wr <= t) & (inside > 0)
-        if float(wr[hi].mean()) - float(wr[lo].mean()) < CARDS_BRIGHTER or \
+        if not hi.any() or not lo.any() or float(wr[hi].mean()) - float(wr[lo].mean()) < CARDS_BRIGHTER or \
                 float(sr[lo].mean()) - float(sr[hi].mean()) < SURFACE_TINT:
             continue
         bright = _fill(cv2.morphologyEx(hi.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),

@@ -335,7 +335,10 @@ class Reader:
             reads.append(r2)
         return reads, start
 
-    def _quad_decide(self, reads: list[CornerRead], both: bool) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
+    def _quad_decide(self, reads: list[CornerRead], both: bool
+                     ) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
+        """``decide`` for a card outline: one corner read alone must clear the threshold by the guessed-corner
+        margin, and with ``both`` is not enough at all."""
         code, conf, alts = self.decide(reads)
         if len(reads) < 2 and (both or conf < self.threshold + GUESSED_MARGIN):
             code = None
