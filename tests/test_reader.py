@@ -198,6 +198,20 @@ def test_a_card_cut_in_four_by_the_detector_is_read_whole(reader: Reader) -> Non
         assert [c[0] for c in here] == [rank], (rank, here)
 
 
+def test_a_close_up_whose_glint_sets_the_paper_floor_still_finds_its_cards(reader: Reader) -> None:
+    """A real phone photo (the tuning half): a ten over a king, close to the camera (a third of the picture), a
+    glint on the ten. The glint set the paper floor, only it was paper, and neither card was found. The cards'
+    sharp-edged paper over the Otsu level is added although it fills more than a quarter of the picture."""
+    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / "train_IMG_2622.JPG"))
+    assert img is not None, f"train_IMG_2622.JPG is missing from {shared}/photos"
+    reads = reader.read_still(img)
+    for rank, (x1, y1, x2, y2) in (("T", (41, 230, 211, 469)), ("K", (201, 215, 282, 452))):
+        at = [(r, r.centre) for r in reads] + [(r, r.index_box.mean(axis=0)) for r in reads if r.index_box is not None]
+        here = [str(r.code) for r, p in at if r.code and x1 <= p[0] <= x2 and y1 <= p[1] <= y2]
+        assert rank in [c[0] for c in here], (rank, [(r.code, r.centre) for r in reads])
+
+
 def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
     """Carpet: off-colour specks everywhere. Those are texture, not card backs; the card is still read."""
     rng = np.random.default_rng(2)

@@ -128,9 +128,10 @@ def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.
     all of, where its outline is a sharp step: cards in shade or under a colour cast."""
     cnts, _ = cv2.findContours(low, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for c in cnts:
-        # A light mat (huge) is left to the old floor, and so is a region it did see: that may be cards
-        # joined to a glare spot.
-        if cv2.contourArea(c) > 0.25 * area_img or not _sharp(c, step):
+        # A light mat (over half the picture) is left to the old floor, and so is a region it did see: that
+        # may be cards joined to a glare spot. (A quarter was the limit before: a close-up of two cards with a
+        # glint on one was left to the glint.)
+        if cv2.contourArea(c) > 0.5 * area_img or not _sharp(c, step):
             continue
         x, y, bw, bh = cv2.boundingRect(c)
         inside = np.zeros((bh, bw), np.uint8)
