@@ -212,6 +212,19 @@ def test_a_close_up_whose_glint_sets_the_paper_floor_still_finds_its_cards(reade
         assert rank in [c[0] for c in here], (rank, [(r.code, r.centre) for r in reads])
 
 
+def test_a_strip_narrower_than_any_card_does_not_set_the_card_size() -> None:
+    """A real phone photo (the tuning half): a ten of clubs beside a book, floor tiles at the picture's edge. A
+    strip of grout was the only 'row of cards', and it made the card 9 px wide (the picture is 504 px tall):
+    the ten came apart into four 'backs'. A row narrower than the smallest card looked for sets no size."""
+    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / "train_IMG_2505.JPG"))
+    assert img is not None, f"train_IMG_2505.JPG is missing from {shared}/photos"
+    det = detect_cards(img)
+    assert det.size_from != "rows" and det.card_width > 0.02 * max(img.shape[:2]), (det.size_from, det.card_width)
+    x1, y1, x2, y2 = 151, 183, 267, 365
+    assert not any(x1 <= q.mean(axis=0)[0] <= x2 and y1 <= q.mean(axis=0)[1] <= y2 for q in det.backs + det.quads)
+
+
 def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
     """Carpet: off-colour specks everywhere. Those are texture, not card backs; the card is still read."""
     rng = np.random.default_rng(2)

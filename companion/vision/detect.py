@@ -276,10 +276,10 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if not len(small_ones) and len(singles) <= 2 and rows and 1.3 < cw / float(np.median(rows)) < 1.6:
             cw = float(np.median(rows))
             det.size_from = "pairs"
-    elif any(b[3] > 0.86 and b[4] >= 1.62 for b in blobs):
-        # Only rows of touching cards: a row's short side is a card's long side.
-        row = max((b for b in blobs if b[3] > 0.86 and b[4] >= 1.62), key=lambda b: b[1])
-        cw = float(min(row[2][1])) / CARD_ASPECT
+    elif (from_row := _row_estimate(blobs)) >= MIN_CARD_SIDE * max(small.shape[:2]):
+        # Only rows of touching cards: a row's short side is a card's long side. (Not a strip of something
+        # else narrower than the smallest card looked for: a floor tile's grout at the picture's edge.)
+        cw = from_row
         det.size_from = "rows"
     elif close_up := _closeup_estimate(blobs, area_img):
         # One or two cards close to the camera, not card-shaped in the paper mask (a shadow across them, an
@@ -515,6 +515,15 @@ def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False
     order = np.argsort(lengths)
     cum = np.cumsum(np.array(areas)[order])
     return float(np.array(lengths)[order][int(np.searchsorted(cum, 0.5 * cum[-1]))]) / CARD_ASPECT
+
+
+def _row_estimate(blobs: Sequence[Blob]) -> float:
+    """Card width from the biggest filled blob longer than a card's shape (a row of touching cards): its short
+    side is a card's long side; 0 when there is none."""
+    rows = [b for b in blobs if b[3] > 0.86 and b[4] >= 1.62]
+    if not rows:
+        return 0.0
+    return float(min(max(rows, key=lambda b: b[1])[2][1])) / CARD_ASPECT
 
 
 def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
