@@ -302,47 +302,37 @@ class Reader:
         parts of two cards reads one corner of each); with ``both``, only when both corners read (an outline
         found from edges alone may be part of a hand). ``faint``: the ink threshold lowered (``FAINT``)."""
         q = quad.astype(np.float64)
-        reads, start = self._quad_reads(image, q, FAINT if faint else 1.0)
-        code, conf, alts = self._quad_decide(reads, both)
-        ordered = np.roll(q, -start, axis=0).astype(np.float32)
-        if code is None and not any(_names_a_rank(r) for r in reads) and _looks_like_back(image, ordered):
-            return CardRead(BACK, 0.6, ordered, "none", True)
-        return CardRead(code, conf, ordered, "tl" if reads else "none", False,
-                        index_box=reads[0].box if reads else None, alternatives=alts)
-
-    def _quad_reads(self, image: np.ndarray, q: np.ndarray, faint: float) -> tuple[list[CornerRead], int]:
-        """The reads of a card outline's best index corner and the one opposite, and which corner is the best."""
+        f = FAINT if faint else 1.0
         best = None
         tried: dict[int, CornerRead | None] = {}
         for start in range(4):  # each corner as the printed top-left; opposite corners pair up
             o, xa, ya, landscape = corner_frame(q, start)
             if landscape:  # not an index corner
                 continue
-            r = tried[start] = self.read_corner(image, o, xa, ya, faint=faint)
+            r = tried[start] = self.read_corner(image, o, xa, ya, faint=f)
             if r is not None:
                 best = (r, start) if best is None or r.card_scores().max() > best[0].card_scores().max() else best
-        if best is None:
-            return [], 0
-        r, start = best
-        reads = [r]
-        opp = (start + 2) % 4  # the opposite corner, rotated 180 degrees, should agree
-        if opp in tried:  # a portrait card's two index corners were both read above
-            r2 = tried[opp]
-        else:
-            o, xa, ya, _ = corner_frame(q, opp)
-            r2 = self.read_corner(image, o, xa, ya, faint=faint)
-        if r2 is not None:
-            reads.append(r2)
-        return reads, start
-
-    def _quad_decide(self, reads: list[CornerRead], both: bool
-                     ) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
-        """``decide`` for a card outline: one corner read alone must clear the threshold by the guessed-corner
-        margin, and with ``both`` is not enough at all."""
+        reads = []
+        start = 0
+        if best is not None:
+            start = best[1]
+            reads.append(best[0])
+            opp = (start + 2) % 4  # the opposite corner, rotated 180 degrees, should agree
+            if opp in tried:  # a portrait card's two index corners were both read above
+                r2 = tried[opp]
+            else:
+                o, xa, ya, _ = corner_frame(q, opp)
+                r2 = self.read_corner(image, o, xa, ya, faint=f)
+            if r2 is not None:
+                reads.append(r2)
         code, conf, alts = self.decide(reads)
         if len(reads) < 2 and (both or conf < self.threshold + GUESSED_MARGIN):
             code = None
-        return code, conf, alts
+        ordered = np.roll(q, -start, axis=0).astype(np.float32)
+        if code is None and not any(_names_a_rank(r) for r in reads) and _looks_like_back(image, ordered):
+            return CardRead(BACK, 0.6, ordered, "none", True)
+        return CardRead(code, conf, ordered, "tl" if reads else "none", False,
+                        index_box=reads[0].box if reads else None, alternatives=alts)
 
     def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
         out: list[CardRead] = []
