@@ -530,10 +530,14 @@ def test_a_damaged_cnn_file_leaves_the_mlp_reading(tmp_path) -> None:
     assert [r.code for r in reader.read_still(img)] == ["Kd"]
 
 
-def _tuning_scene(seed: int, deck: str) -> Scene:
-    """A synthetic table dealt on a tuning seed (5000-5259, never the benchmark's), at pocket_diag's size."""
+def _tuning_scene(seed: int, deck: str, small: bool = False) -> Scene:
+    """A synthetic table dealt on a tuning seed (5000-5259, never the benchmark's), at pocket_diag's size;
+    ``small``: the whole table in view, cards 0.085 of the picture's height, at the camera's full 4056x3040
+    (``pocket_diag --width 4056 --card-height 0.085``)."""
     from companion.vision.synthetic import render_scene
 
+    if small:
+        return render_scene(seed, size=(4056, 3040), deck=deck, jokers=False, card_height=0.085)
     return render_scene(seed, size=(2028, 1520), deck=deck, jokers=False)
 
 
@@ -682,14 +686,38 @@ def test_the_middle_card_of_three_whose_rank_touches_other_ink_is_read(reader: R
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+def test_a_small_soft_jack_run_into_its_diamond_is_cut_at_the_neck(reader: Reader) -> None:
+    """With the whole table in view the cards are small and the blur is large beside them: the jack's hook ran
+    into the diamond's tip below it, one tall blob that neither a stricter threshold nor the opening parts (the
+    J's stroke is as thick as the opening). Cut across at its waist, it is a J over a diamond, and the jack on
+    top of a hand reads (before: nothing read)."""
+    from companion.vision.reader import OUTSET, corner_frame
+    sc = _tuning_scene(5048, "byronknoll_vector", small=True)
+    card = next(c for c in sc.cards if c.code == "Jd")
+    o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 0)
+    g = locate_index(corner_patch(sc.image, (o - OUTSET * (xa + ya)).astype(np.float32), xa, ya), whole_only=True)
+    assert g is not None and g.split and g.suit_box is not None
+    assert g.suit_box[1] > g.rank_box[1] + g.rank_box[3]  # cut across: the suit starts below the rank
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
+def test_no_waist_no_cut() -> None:
+    from companion.vision.index_search import waist_cut
+
+    mask = np.zeros((50, 24), bool)
+    mask[2:48, 4:20] = True  # one tall glyph, as wide all the way down
+    assert waist_cut(mask, max_neck=0.5) == []
+    assert len(waist_cut(mask)) == 2  # the deep index search cuts it anyway
+
+
 def test_a_waist_cut_parts_two_blobs_at_their_neck() -> None:
-    from companion.vision.index_search import _waist_cut
+    from companion.vision.index_search import waist_cut
 
     mask = np.zeros((50, 24), bool)
     mask[2:22, 2:22] = True  # a rank
     mask[28:48, 3:21] = True  # its suit
     mask[21:29, 10:13] = True  # the neck the blur left between them
-    top, bottom = sorted(_waist_cut(mask), key=lambda m: float(np.nonzero(m)[0].mean()))
+    top, bottom = sorted(waist_cut(mask), key=lambda m: float(np.nonzero(m)[0].mean()))
     assert top[2:21, 2:22].all() and not top[28:].any()
     assert bottom[29:48, 3:21].all() and not bottom[:22].any()
 

@@ -197,7 +197,7 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     those necks break: the glyph-sized pieces of the eroded ink that lie inside a component too big to
     be a glyph, and are not that component merely shrunk (a big pip), are added as components of their own
     (label ids after the first pass's), and so are the halves of a component a rank and suit make together,
-    cut at its waist (``_waist_cut``). (A second erosion by two pixels found no more cards on the tuning
+    cut at its waist (``waist_cut``). (A second erosion by two pixels found no more cards on the tuning
     scenes once the deep pass reads only a few frames per hand.)"""
     n, labels, stats, cents = components
     lo, hi = GLYPH_MIN * WORK_CW, GLYPH_MAX * WORK_CW
@@ -235,7 +235,7 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     tall[0] = False
     for i in np.flatnonzero(tall):
         x, y, w, h = (int(v) for v in stats[i, :4])
-        for piece in _waist_cut(labels[y:y + h, x:x + w] == i):
+        for piece in waist_cut(labels[y:y + h, x:x + w] == i):
             st = _piece_stats(piece, x, y)
             if glyph_sized(st[None, :5])[0] and not taken[y:y + h, x:x + w][piece].any():
                 new.append((st, x, y, piece))
@@ -251,9 +251,10 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     return labels, stats, cents, keep, n
 
 
-def _waist_cut(mask: np.ndarray) -> list[np.ndarray]:
+def waist_cut(mask: np.ndarray, max_neck: float = 1.0) -> list[np.ndarray]:
     """``mask`` (one component) cut in two across its long axis where it is narrowest, within its middle
-    40 %; the two sides as masks of ``mask``'s shape (the cut's own row of pixels left out)."""
+    40 %; the two sides as masks of ``mask``'s shape (the cut's own row of pixels left out). No cut (an empty
+    list) where the narrowest place is wider than ``max_neck`` of the widest: no waist, one glyph."""
     ys, xs = np.nonzero(mask)
     pts = np.column_stack([xs, ys]).astype(np.float32)
     (_, _), (rw, rh), ang = cv2.minAreaRect(pts)
@@ -266,6 +267,8 @@ def _waist_cut(mask: np.ndarray) -> list[np.ndarray]:
     if hi - lo < 1:
         return []
     cut = lo + int(np.argmin(profile[lo:hi]))
+    if profile[cut] > max_neck * profile.max():
+        return []
     out = []
     for side in (t < cut, t > cut):
         piece = np.zeros_like(mask)

@@ -25,12 +25,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.index_search import waist_cut
+
 # Corner frame, in card widths (a poker card is 1 x 1.4).
 CORNER_W = 0.34
 CORNER_H = 0.62
 PATCH_PX = 200  # pixels per card width in the corner frame
 PATCH_SIZE = (int(round(CORNER_W * PATCH_PX)), int(round(CORNER_H * PATCH_PX)))  # (w, h) = (68, 124)
 
+WAIST_TALL = 1.6  # a blob this many times taller than wide may be a rank and suit run together (_waist_split)
 GLYPH_BOX = 32  # glyphs are normalised into this square for features
 
 
@@ -190,6 +193,11 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
             if thin is not None and thin.suit is not None and _plain(thin, w):
                 thin.split = True
                 return thin
+        # Last, a small, soft index whose rank and suit the blur joined through a thin neck: cut at the neck.
+        cut = _locate(patch_bgr, ink, paper, thr, edge, waist=True, whole_only=whole_only)
+        if cut is not None and cut.suit is not None and _plain(cut, w):
+            cut.split = True
+            return cut
     return strict if strict is not None else found
 
 
@@ -232,13 +240,15 @@ def _plain(g: IndexGlyphs, patch_w: int) -> bool:
 
 def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
             edge: tuple[np.ndarray, np.ndarray] | None = None, erode: bool = False, whole_only: bool = False,
-            split: bool = False, open_lines: bool = False, big: set[str] | None = None) -> IndexGlyphs | None:
+            split: bool = False, open_lines: bool = False, big: set[str] | None = None, waist: bool = False
+            ) -> IndexGlyphs | None:
     """One pass of ``locate_index`` at ink threshold ``thr``. ``edge``: ``_edge_mask``'s (cleared, near)
     masks: the ink outside the card along the top and left, and the pixels next to it. ``open_lines``: open
     the ink with a 3x3 square first, so lines a pixel or two thick (a picture's frame) and the thin bridges
     from an index to them go. ``big``: gets 'big' when a blob reaching into the index's place was dropped for its
     size (the index may be joined to art or a frame), 'cut' when dropped for reaching the far border at a guessed
-    corner (``whole_only``: the index may be joined to a court picture)."""
+    corner (``whole_only``: the index may be joined to a court picture). ``waist``: cut each tall blob across at
+    its narrowest row (``_waist_split``)."""
     h, w = patch_bgr.shape[:2]
     binary: np.ndarray = (ink > thr).astype(np.uint8)
     if erode:
@@ -247,8 +257,8 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
         binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if edge is not None:
         binary &= 1 - edge[0]
-    if split:
-        parted = _split_tall(binary)
+    if split or waist:
+        parted = _split_tall(binary) if split else _waist_split(binary)
         if parted is None:
             return None  # nothing to part: this pass would find what the plain one found
         binary = parted
@@ -302,7 +312,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
     rh = sy1 - sy0
     rcx = (sx0 + sx1) / 2
     # Parted from the rank (``split``), the suit keeps what joined them: its top may reach further up.
-    lap = 0.4 if split else 0.2
+    lap = 0.4 if split or waist else 0.2
     below = [c for c in comps if c not in group and c[1] >= sy1 - lap * rh and c[1] <= sy1 + 1.2 * rh
              and abs(c[0] + c[2] / 2 - rcx) <= max(0.9 * rh, (sx1 - sx0) / 2 + 0.3 * rh)
              and max(c[2], c[3]) >= 0.3 * rh and c[2] >= 0.2 * rh]
@@ -413,6 +423,27 @@ def _split_tall(binary: np.ndarray) -> np.ndarray | None:
         region |= suit | rank
         parted = True
     return out if parted else None
+
+
+def _waist_split(binary: np.ndarray) -> np.ndarray | None:
+    """Cut each tall blob (a rank run into the suit below it: a small, soft index, the J's hook on a diamond's
+    tip) across at its waist, where the two glyphs meet (``index_search.waist_cut``; the neck at most half the
+    widest row). None when there is no such blob."""
+    h, _ = binary.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    out = binary.copy()
+    cut = False
+    for i in range(1, n):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        if bh < WAIST_TALL * bw or bh < 0.25 * h:
+            continue
+        blob = labels[y:y + bh, x:x + bw] == i
+        pieces = waist_cut(blob, max_neck=0.5)
+        if pieces:
+            out[y:y + bh, x:x + bw][blob] = 0
+            out[y:y + bh, x:x + bw][pieces[0] | pieces[1]] = 1
+            cut = True
+    return out if cut else None
 
 
 def _crop(ink: np.ndarray, labels: np.ndarray, n: int, ids: list[int], box: tuple[int, int, int, int]
