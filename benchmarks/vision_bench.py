@@ -8,7 +8,8 @@
 Measured on data the reader never trained on:
 
 - synthetic table scenes (``companion.vision.synthetic``) dealt from the held-out deck (``glyphs.HELD_OUT_DECK``),
-  community cards and pocket cards apart, with the generic reader and with the deck enrolled;
+  community cards and pocket cards apart, with the generic reader and with the deck enrolled; and the same seeds
+  with the whole table in view (small cards at 4056x3040, ``SMALL_CARDS``);
 - decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows (needs Pillow);
 - the real photographs in ``/work/shared/photos/edje_pinochle_train`` (ranks 9-A only, no suits: rank-only), card
   by card against their labelled boxes, the even images (tuned on) and the odd ones (not) apart;
@@ -45,6 +46,9 @@ if str(ROOT) not in sys.path:
 from companion.vision.reader import Reader  # noqa: E402
 
 PHOTOS = Path(os.environ.get("GANG_SHARED", ROOT.parent / "shared")) / "photos" / "edje_pinochle_train"
+# The whole table in view: cards this share of the picture's height (the HQ camera higher up, or a wider lens;
+# real table photos put an index at 8-11 px in 1600 px), at the camera's full resolution.
+SMALL_SIZE, SMALL_CARDS = (4056, 3040), 0.085
 ALL52 = [r + s for s in "cdhs" for r in "23456789TJQKA"]
 
 
@@ -88,18 +92,21 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
     return out
 
 
-def synthetic(reader: Reader, n: int, deck: str, size=(2028, 1520), seed0: int = 9000) -> dict:
+def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), seed0: int = 9000,
+              card_height: float | None = None, label: str = "scenes") -> dict[str, dict]:
+    """Each reader's totals (community, pocket, backs) on the same ``n`` synthetic tables, each rendered once.
+    ``card_height``: the cards' height as a share of the picture's (default: each seed's, 0.11-0.155)."""
     from companion.vision.synthetic import render_scene
 
-    total = {"community": Counter(), "pocket": Counter(), "backs": Counter()}
+    total = {name: {"community": Counter(), "pocket": Counter(), "backs": Counter()} for name in readers}
     for i in range(n):
-        sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False)
-        reads = reader.read_still(sc.image)
+        sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height)
         cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards])) if sc.cards else 100.0
-        for k, v in score_scene(reads, sc.cards, cw).items():
-            total[k].update(v)
-        _progress("scenes", i + 1, n)
-    return {k: dict(v) for k, v in total.items()}
+        for name, reader in readers.items():
+            for k, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
+                total[name][k].update(v)
+        _progress(label, i + 1, n)
+    return {name: {k: dict(v) for k, v in t.items()} for name, t in total.items()}
 
 
 def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, dict]:
@@ -369,9 +376,14 @@ def main(argv=None) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps(res, indent=1))
         return 0
-    res["generic"] = synthetic(reader, n, args.deck, seed0=args.seed0)
     enrolled, res["enrolment"] = enrolled_reader(reader, args.deck)
-    res["enrolled"] = synthetic(enrolled, n, args.deck, seed0=args.seed0)
+    both = {"generic": reader, "enrolled": enrolled}
+    res.update(synthetic(both, n, args.deck, seed0=args.seed0))
+    # The whole table in view (a camera higher up or a wider lens): small cards at the camera's full resolution,
+    # the blur and noise as large beside them as the picture's size makes them.
+    small = synthetic(both, n, args.deck, size=SMALL_SIZE, seed0=args.seed0, card_height=SMALL_CARDS,
+                      label="small cards")
+    res["small_generic"], res["small_enrolled"] = small["generic"], small["enrolled"]
     try:
         from companion.vision.glyphs import list_fonts
 
@@ -383,9 +395,11 @@ def main(argv=None) -> int:
     res["jokers"] = jokers(reader, 2 if args.quick else 6)
 
     print(f"\nCard reader benchmark (deck held out of training: {args.deck}; {n} synthetic scenes 2028x1520 "
-          f"from seed {args.seed0})\n")
+          f"from seed {args.seed0}; small cards: the same seeds at {SMALL_SIZE[0]}x{SMALL_SIZE[1]}, cards "
+          f"{SMALL_CARDS} of the picture's height)\n")
     print(f"{'set':<34}{'readable':>9}{'right':>10}{'wrong':>10}{'absent':>10}")
-    for label, key in (("generic", "generic"), ("enrolled", "enrolled")):
+    for label, key in (("generic", "generic"), ("enrolled", "enrolled"), ("small cards, generic", "small_generic"),
+                       ("small cards, enrolled", "small_enrolled")):
         for kind in ("community", "pocket"):
             c = res[key][kind]
             print(f"{label + ' / ' + kind:<34}{c.get('readable', 0):>9}{_pct(c.get('right', 0), c.get('readable', 0)):>10}"
