@@ -20,6 +20,7 @@ taken out of a bigger blob (``_parts_a_whole``) is the last resort.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -387,63 +388,72 @@ def _edge_mask(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return gone, cv2.dilate(gone, np.ones((3, 3), np.uint8))
 
 
-def _split_tall(binary: np.ndarray) -> np.ndarray | None:
-    """Part each tall blob (rank run into the suit below it) into an upper rank and a lower solid suit: the
-    suit is what survives an opening a quarter of the blob's width (a thin stroke does not), grown back inside
-    the blob below its top; the rank is the rest, kept a pixel away. None when there is no blob to part."""
-    h, w = binary.shape
+def _part_tall(binary: np.ndarray, tall: float, part: Callable[[np.ndarray], np.ndarray | None]
+               ) -> np.ndarray | None:
+    """``binary`` with each tall blob (at least ``tall`` times taller than wide and a quarter of the patch high:
+    a rank run into the suit below it) replaced by what ``part`` makes of it (the blob's own box, 0/1), where it
+    parts it. None when no blob was parted."""
+    h, _ = binary.shape
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     out = binary.copy()
     parted = False
     for i in range(1, n):
         x, y, bw, bh = (int(v) for v in stats[i, :4])
-        if bh < 1.5 * bw or bh < 0.25 * h:
+        if bh < tall * bw or bh < 0.25 * h:
             continue
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-        k = max(5, int(0.25 * bw)) | 1
-        disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        core = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disk)
-        m, cl, cs, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
-        low = [j for j in range(1, m) if cs[j, 1] >= 0.3 * bh and cs[j, 4] >= 0.1 * bw * bw]
-        if not low:
+        pieces = part(blob)
+        if pieces is None:
             continue
-        j = max(low, key=lambda j: int(cs[j, 4]))
-        top = int(cs[j, 1])
-        body = (cl == j).astype(np.uint8)
-        # The rank: what is outside the suit's body and reaches above it (a J's hook stays with its stem).
-        rest = blob & (1 - cv2.dilate(body, np.ones((3, 3), np.uint8)))
-        m, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-        rank = np.isin(rl, [r for r in range(1, m) if rs[r, 1] < top]).astype(np.uint8)
-        if rank.sum() < 0.02 * bw * bh:
-            continue
-        suit = cv2.dilate(body, disk) & blob & (1 - cv2.dilate(rank, np.ones((3, 3), np.uint8)))
-        suit[:top] = 0
         region = out[y:y + bh, x:x + bw]
         region[blob > 0] = 0
-        region |= suit | rank
+        region |= pieces
         parted = True
     return out if parted else None
+
+
+def _split_tall(binary: np.ndarray) -> np.ndarray | None:
+    """Part each tall blob (rank run into the suit below it) into an upper rank and a lower solid suit: the
+    suit is what survives an opening a quarter of the blob's width (a thin stroke does not), grown back inside
+    the blob below its top; the rank is the rest, kept a pixel away. None when there is no blob to part."""
+    return _part_tall(binary, 1.5, _rank_off_suit)
+
+
+def _rank_off_suit(blob: np.ndarray) -> np.ndarray | None:
+    """One tall blob parted as ``_split_tall`` does, or None."""
+    bh, bw = blob.shape
+    k = max(5, int(0.25 * bw)) | 1
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    core = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disk)
+    m, cl, cs, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    low = [j for j in range(1, m) if cs[j, 1] >= 0.3 * bh and cs[j, 4] >= 0.1 * bw * bw]
+    if not low:
+        return None
+    j = max(low, key=lambda j: int(cs[j, 4]))
+    top = int(cs[j, 1])
+    body = (cl == j).astype(np.uint8)
+    # The rank: what is outside the suit's body and reaches above it (a J's hook stays with its stem).
+    rest = blob & (1 - cv2.dilate(body, np.ones((3, 3), np.uint8)))
+    m, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    rank = np.isin(rl, [r for r in range(1, m) if rs[r, 1] < top]).astype(np.uint8)
+    if rank.sum() < 0.02 * bw * bh:
+        return None
+    suit = cv2.dilate(body, disk) & blob & (1 - cv2.dilate(rank, np.ones((3, 3), np.uint8)))
+    suit[:top] = 0
+    out: np.ndarray = suit | rank
+    return out
 
 
 def _waist_split(binary: np.ndarray) -> np.ndarray | None:
     """Cut each tall blob (a rank run into the suit below it: a small, soft index, the J's hook on a diamond's
     tip) across at its waist, where the two glyphs meet (``index_search.waist_cut``; the neck at most half the
     widest row). None when there is no such blob."""
-    h, _ = binary.shape
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    out = binary.copy()
-    cut = False
-    for i in range(1, n):
-        x, y, bw, bh = (int(v) for v in stats[i, :4])
-        if bh < WAIST_TALL * bw or bh < 0.25 * h:
-            continue
-        blob = labels[y:y + bh, x:x + bw] == i
-        pieces = waist_cut(blob, max_neck=0.5)
-        if pieces:
-            out[y:y + bh, x:x + bw][blob] = 0
-            out[y:y + bh, x:x + bw][pieces[0] | pieces[1]] = 1
-            cut = True
-    return out if cut else None
+
+    def cut(blob: np.ndarray) -> np.ndarray | None:
+        pieces = waist_cut(blob > 0, max_neck=0.5)
+        return (pieces[0] | pieces[1]).astype(np.uint8) if pieces else None
+
+    return _part_tall(binary, WAIST_TALL, cut)
 
 
 def _crop(ink: np.ndarray, labels: np.ndarray, n: int, ids: list[int], box: tuple[int, int, int, int]
