@@ -701,6 +701,17 @@ def test_a_small_soft_jack_run_into_its_diamond_is_cut_at_the_neck(reader: Reade
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+@pytest.mark.parametrize("seed,code", [(5050, "7h"), (5051, "Qh")])
+def test_a_small_cards_index_run_into_other_ink_is_broken_off_by_a_wider_erosion(
+        reader: Reader, seed: int, code: str) -> None:
+    """Beside small cards the blur is about two working pixels: a lower card's index at the hand's edge stays
+    joined to the card edge or the pips through a one-pixel erosion. The deep index search also erodes by two
+    (``index_search.ERODES``), and the card reads (before: no frame there)."""
+    sc = _tuning_scene(seed, "byronknoll_vector", small=True)
+    card = next(c for c in sc.cards if c.code == code)
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_no_waist_no_cut() -> None:
     from companion.vision.index_search import waist_cut
 

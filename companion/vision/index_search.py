@@ -32,7 +32,7 @@ EDGE_GAP = -0.02  # an index glyph's centre lies at least this far inside the ha
 HULL_GROW = 0.1  # the hand's hull is searched with half this margin around it, card widths
 EDGE_LINE = 0.35  # straight lines at least this long (card widths) in a hand's ink are card edges, not glyphs
 CROP_PAD = 0.05  # the crop reaches this far beyond the outline's bounding box, card widths
-ERODE = 3  # the square erosion that breaks a glyph from the ink it touches (by one pixel)
+ERODES = (3, 5)  # the square erosions that break a glyph from the ink it touches (by one pixel, then two)
 
 
 @dataclass
@@ -193,12 +193,13 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     many components the ink has (``deep`` adds pieces after those).
 
     ``deep``: a glyph that touches another glyph or a thin line (its own suit under a blurred rank, a card's
-    edge, the frame of a picture) is no glyph-sized component. Where the ink is eroded by one pixel (``ERODE``)
-    those necks break: the glyph-sized pieces of the eroded ink that lie inside a component too big to
-    be a glyph, and are not that component merely shrunk (a big pip), are added as components of their own
-    (label ids after the first pass's), and so are the halves of a component a rank and suit make together,
-    cut at its waist (``waist_cut``). (A second erosion by two pixels found no more cards on the tuning
-    scenes once the deep pass reads only a few frames per hand.)"""
+    edge, the frame of a picture) is no glyph-sized component. Where the ink is eroded by one pixel, then by
+    two (``ERODES``), those necks break: the glyph-sized pieces of the eroded ink that lie inside a component
+    too big to be a glyph, and are not that component merely shrunk (a big pip), are added as components of
+    their own (label ids after the first pass's; a piece the one-pixel erosion found already is not added
+    again), and so are the halves of a component a rank and suit make together, cut at its waist
+    (``waist_cut``). (The two-pixel erosion reads no more cards at the default card size, but beside small
+    cards, whose blur is about two working pixels, it does.)"""
     n, labels, stats, cents = components
     lo, hi = GLYPH_MIN * WORK_CW, GLYPH_MAX * WORK_CW
 
@@ -213,21 +214,24 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
         return labels, stats, cents, keep, n
     new: list[tuple[np.ndarray, int, int, np.ndarray]] = []  # stats and centroid, where, the piece's mask
     side = np.maximum(stats[:, 2], stats[:, 3])
-    eroded = cv2.erode(binary, np.ones((ERODE, ERODE), np.uint8))
-    _, elabels, estats, ecents = cv2.connectedComponentsWithStats(eroded, connectivity=8)
-    # Erosion keeps a piece inside one first-pass component, its owner.
-    owner = np.zeros(len(estats), np.int32)
-    owner[elabels.ravel()] = labels.ravel()
-    # Broken off, not merely shrunk: a big pip eroded is a glyph-sized blob too.
-    shrunk = np.maximum(estats[:, 2], estats[:, 3]) > 0.8 * side[owner]
-    sized = glyph_sized(estats) & ~keep[owner] & ~shrunk
-    sized[0] = False
     taken = np.zeros_like(binary)
-    for j in np.flatnonzero(sized):
-        x, y, w, h = (int(v) for v in estats[j, :4])
-        own = elabels[y:y + h, x:x + w] == j
-        new.append((np.concatenate([estats[j], ecents[j]]), x, y, own))
-        taken[y:y + h, x:x + w][own] = 1
+    for size in ERODES:
+        eroded = cv2.erode(binary, np.ones((size, size), np.uint8))
+        _, elabels, estats, ecents = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        # Erosion keeps a piece inside one first-pass component, its owner.
+        owner = np.zeros(len(estats), np.int32)
+        owner[elabels.ravel()] = labels.ravel()
+        # Broken off, not merely shrunk: a big pip eroded is a glyph-sized blob too.
+        shrunk = np.maximum(estats[:, 2], estats[:, 3]) > 0.8 * side[owner]
+        sized = glyph_sized(estats) & ~keep[owner] & ~shrunk
+        sized[0] = False
+        for j in np.flatnonzero(sized):
+            x, y, w, h = (int(v) for v in estats[j, :4])
+            own = elabels[y:y + h, x:x + w] == j
+            if taken[y:y + h, x:x + w][own].any():
+                continue
+            new.append((np.concatenate([estats[j], ecents[j]]), x, y, own))
+            taken[y:y + h, x:x + w][own] = 1
     # A rank and its suit run together (a blurred index whose glyphs nearly touch): one solid component about
     # one glyph wide and up to two long, cut across its long axis at its waist.
     short = np.minimum(stats[:, 2], stats[:, 3])
