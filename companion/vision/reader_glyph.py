@@ -13,8 +13,10 @@ where a frame starts a little outside the card or is turned a little, found as a
 When rank and suit are still one blob, passes follow: a stricter threshold, thinned ink, a thin rank parted from
 the solid suit it overlaps (``_split_tall``: a J's hook, a Q's tail), and thin lines opened away (an index joined
 to a picture frame). Where nothing at all was found at a guessed corner but a blob was dropped for its size (an
-index run into a court picture), the ink is thinned and the rank parted from its suit. A stricter-threshold rank
-taken out of a bigger blob (``_parts_a_whole``) is the last resort.
+index run into a court picture), the ink is thinned and the rank parted from its suit. Where all that parts
+nothing, a tall blob is cut across at its waist (``_waist_split``: a small, soft index whose rank ran into its suit
+through a thin neck). A stricter-threshold rank taken out of a bigger blob (``_parts_a_whole``) is the last
+resort.
 """
 
 from __future__ import annotations
@@ -249,7 +251,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
     from an index to them go. ``big``: gets 'big' when a blob reaching into the index's place was dropped for its
     size (the index may be joined to art or a frame), 'cut' when dropped for reaching the far border at a guessed
     corner (``whole_only``: the index may be joined to a court picture). ``waist``: cut each tall blob across at
-    its narrowest row (``_waist_split``)."""
+    its waist, where it has one (``_waist_split``)."""
     h, w = patch_bgr.shape[:2]
     binary: np.ndarray = (ink > thr).astype(np.uint8)
     if erode:
