@@ -275,9 +275,11 @@ class Reader:
         out = list(reads)
         open_ = [r for r in reads if r.code is None or r.face_down]
         groups = [[a, b] for i, a in enumerate(open_) for b in open_[i + 1:]]
-        for a in open_:  # a card cut in four: each piece with its three nearest
+        fours: set[frozenset[int]] = set()
+        for a in open_:  # a card cut in four: each piece with its three nearest (each such four tried once)
             near = sorted((r for r in open_ if r is not a), key=lambda r: float(np.linalg.norm(r.centre - a.centre)))
-            if len(near) >= 3:
+            if len(near) >= 3 and (four := frozenset(id(r) for r in [a] + near[:3])) not in fours:
+                fours.add(four)
                 groups.append([a] + near[:3])
         for group in groups:
             if any(g not in out for g in group):
