@@ -712,6 +712,47 @@ def test_a_small_cards_index_run_into_other_ink_is_broken_off_by_a_wider_erosion
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+@pytest.mark.parametrize("seed,deck,code", [(5069, "saulspatz_gang4colour", "9d"),
+                                            (5033, "byronknoll_vector", "Qc")])
+def test_a_small_cards_outline_corner_well_inside_it_is_tried_further_out(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, deck: str, code: str) -> None:
+    """Beside small cards the hand's outline, found at low resolution round a rounded corner, puts the corner a
+    tenth of a card or more inside the card, and the frame starts in the middle of the index. An outline corner
+    that found ink, did not read and that no named card explains is tried further out along the diagonal, last
+    (``FAR_JITTER``): the card reads; without those tries it does not."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(seed, deck, small=True)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone != "community"
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+    monkeypatch.setattr(reader_mod, "FAR_JITTER", ())
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
+def test_a_named_cards_own_corners_are_not_tried_further_out(reader: Reader,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The far tries are for cards nothing has explained: an outline corner inside a named card, or at one of its
+    corners (its other corners, which the outline also shows), is not read again."""
+    from companion.vision import CardRead
+    from companion.vision.detect import CornerCandidate
+    from companion.vision.reader import FAR_JITTER
+    img = np.full((400, 400, 3), 200, np.uint8)
+    quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    named = CardRead("7h", 0.9, quad, "tl", False)
+    tried: list[np.ndarray] = []
+
+    def guessed(image, origin, *args, **kwargs):  # every frame finds ink and nothing reads: all tries are made
+        tried.append(origin)
+        return None, True
+
+    monkeypatch.setattr(reader, "_read_guessed", guessed)
+    x, y = np.array([100.0, 0]), np.array([0, 100.0])
+    at = [np.array(p, np.float64) for p in ([150, 170], [204, 96], [96, 244], [300, 300])]  # in, 2 corners, away
+    reader._read_far(img, [CornerCandidate(o, x, y, 0) for o in at], [named], 100.0)
+    assert len(tried) == len(FAR_JITTER)  # the corner away from the card only
+    assert np.allclose(tried[0], at[3] + FAR_JITTER[0][0] * x + FAR_JITTER[0][1] * y)
+
+
 def test_no_waist_no_cut() -> None:
     from companion.vision.index_search import waist_cut
 

@@ -50,6 +50,11 @@ GUESSED_MARGIN = 0.15
 # than not: out along x and y reads 2 more tuning cards in 936 than out along x alone, and every card that one
 # read; a third retry, both, cost a tenth of the still's time.)
 JITTER = ((0, 0), (-0.03, -0.02))
+# An outline corner that still does not read, though it found ink, and that no card read by then explains, is
+# tried further out along the diagonal (card widths), last of all: beside small cards (the whole table in view)
+# the outline, found at low resolution round the card's rounded corner, sits up to a sixth of a card inside it.
+FAR_JITTER = ((-0.07, -0.07), (-0.12, -0.11), (-0.17, -0.16))
+FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corner is that card's
 # A face's paper margin beside its picture, across the short side (card widths), and the card width in pixels
 # below which it is not looked for (the band would be a pixel or two).
 MARGIN_BAND = (0.06, 0.11)
@@ -227,7 +232,8 @@ class Reader:
             read = self._read_quad(image, quad, both=True)
             if read.code is not None and not read.face_down:
                 out.append(read)
-        corner_reads = self._dedupe(self._read_corners(image, det.corners, det.card_width), out, det.card_width)
+        corner_reads, far = self._read_corners(image, det.corners)
+        corner_reads = self._dedupe(corner_reads, out, det.card_width)
         # A card-shaped blob that did not read may be two cards, one mostly on the other (its outline fills a
         # card's rectangle): search it for indices too, like a hand.
         # So may the half of a split quad that looked like a back beside a card read: a hand of three cards side by
@@ -235,6 +241,8 @@ class Reader:
         unread = [r.quad for r in out if r.code is None and not r.face_down] + [r.quad for r in half_backs]
         if self.search_indices and (det.hands or unread):
             corner_reads += self._read_indices(image, det.hands + unread, det.card_width, out, corner_reads)
+        if far:
+            corner_reads += self._read_far(image, far, out + corner_reads, det.card_width)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
         # again from a badly placed corner, not a second copy.
         named = {r.code for r in out if r.code}
@@ -336,27 +344,52 @@ class Reader:
         return CardRead(code, conf, ordered, "tl" if reads else "none", False,
                         index_box=reads[0].box if reads else None, alternatives=alts)
 
-    def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float) -> list[CardRead]:
+    def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate]
+                      ) -> tuple[list[CardRead], list[CornerCandidate]]:
+        """The outline corners read (``_read_retried``), and those that found ink but did not read."""
         out: list[CardRead] = []
+        far: list[CornerCandidate] = []
         for c in corners:
-            read = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET)
+            read, located = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET)
             if read is not None:
                 out.append(read)
-        return out
+            elif located:
+                far.append(c)
+        return out, far
+
+    def _read_far(self, image: np.ndarray, corners: list[CornerCandidate], reads: list[CardRead], card_w: float
+                  ) -> list[CardRead]:
+        """Outline corners that found ink but did not read, tried further out (``FAR_JITTER``): only those that
+        lie in no card named so far, nor at its corner (a named card's own corners, and its pips, are no other
+        card's index)."""
+        named = [r for r in reads if r.code is not None and not r.face_down]
+        out: list[CardRead] = []
+        for c in corners:
+            at = (float(c.origin[0]), float(c.origin[1]))
+            if any(cv2.pointPolygonTest(r.quad.reshape(-1, 1, 2).astype(np.float32), at, True) > -0.05 * card_w
+                   or float(np.min(np.linalg.norm(r.quad - c.origin, axis=1))) < FAR_CORNER * card_w
+                   for r in named + out):
+                continue
+            read, _ = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET, FAR_JITTER)
+            if read is not None:
+                out.append(read)
+        return self._dedupe(out, reads, card_w)
 
     def _read_retried(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
-                      outset: float) -> CardRead | None:
+                      outset: float, jitter: tuple[tuple[float, float], ...] = JITTER) -> tuple[CardRead | None, bool]:
         """A guessed corner read warily (``_read_guessed``), and where it does not read, tried again a little
-        further out (``JITTER``); the card is extrapolated from ``origin`` either way."""
-        for dx, dy in JITTER:
+        further out (``jitter``); the card is extrapolated from ``origin`` either way. Also whether the last
+        frame tried found ink (``_corner``)."""
+        located = False
+        for dx, dy in jitter:
             read, located = self._read_guessed(image, origin + dx * x_axis + dy * y_axis, x_axis, y_axis, outset,
                                                card_at=origin)
             if read is not None or not located:
                 # Not located: no glyph row and no ink cut at the left border, so a frame a few pixels further
                 # out finds none either. (Reads on 240 tuning scenes were identical without those retries; a
                 # retry after finding no glyph row at all did read a card, once: a queen its frame cut.)
-                return read
-        return None
+                return read, located
+        return None, located
 
     def _read_indices(self, image: np.ndarray, hands: list[np.ndarray], card_w: float, whole_reads: list[CardRead],
                       corner_reads: list[CardRead]) -> list[CardRead]:
@@ -380,7 +413,7 @@ class Reader:
                     break
                 tried += 1
                 # Deep frames are retried as a guessed corner is; plain frames are many, and read once.
-                read = self._read_retried(image, f.origin, f.x_axis, f.y_axis, 0.0) if deep else \
+                read = self._read_retried(image, f.origin, f.x_axis, f.y_axis, 0.0)[0] if deep else \
                     self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)[0]
                 if read is not None:
                     out.append(read)
