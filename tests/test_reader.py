@@ -62,6 +62,30 @@ def test_paper_mask_keeps_a_dim_card_and_drops_glare() -> None:
     assert white[200:280, 430:530].mean() < 20
 
 
+def test_paper_mask_keeps_a_card_lying_in_a_glare_spots_fade() -> None:
+    """A card in the fade of a glare spot is bright enough to join the spot in one region, whose outline is soft,
+    and the whole region was dropped as glare. The spot's core is the region's biggest piece between sharp
+    steps: taken away, the card (a sharp outline) is left, and kept; the core stays out."""
+    yy, xx = np.mgrid[0:720, 0:960]
+    v = 110 + 140 * np.exp(-(np.hypot(xx - 600, yy - 250) / 110.0) ** 2)  # a grey mat, a glare spot fading out
+    img = np.dstack([v, v * 0.98, v * 0.95]).clip(0, 255).astype(np.uint8)
+    cv2.fillPoly(img, [np.array([[470, 300], [520, 290], [532, 360], [482, 370]], np.int32)], (235, 235, 240))
+    cv2.rectangle(img, (150, 450), (190, 507), (235, 235, 240), -1)  # a card away from the spot
+    white = white_mask(cv2.GaussianBlur(img, (3, 3), 0))
+    assert white[310:350, 485:515].mean() > 200  # the card in the fade
+    assert white[460:500, 155:185].mean() > 200
+    assert white[220:280, 570:630].mean() < 20  # the spot's core
+
+
+def test_a_small_hand_in_a_glare_spots_fade_is_found_and_read(reader: Reader) -> None:
+    """The same on a table: a hand of two beside small cards (the whole table in view), in a lamp's glare on a
+    grey mat, was not found at all; both cards read."""
+    sc = _tuning_scene(5036, "byronknoll_vector", small=True)
+    reads = reader.read_still(sc.image)
+    for code in ("Td", "Qd"):
+        assert _named_near(reads, next(c for c in sc.cards if c.code == code), _card_width(sc)), code
+
+
 def test_card_in_shade_beside_sunlight_is_found_from_its_edges(reader: Reader) -> None:
     """Sunlight on a pale grey sofa is brighter than a card lying in the shade: the paper mask misses the card,
     its edges do not, and the card is read."""

@@ -114,13 +114,40 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     # along well under half of it).
     near_step = cv2.dilate(step, np.ones((5, 5), np.uint8))
     soft = [c for c in cnts if not _sharp(c, step) and not _sharp(c, near_step, share=0.5)]
-    if soft:  # a glare spot's core: not paper, even where it saturates
-        cv2.drawContours(out, soft, -1, 0, -1)
     area_img = w.shape[0] * w.shape[1]
+    if soft:  # a glare spot's core: not paper, even where it saturates; cards in its fade are
+        cv2.drawContours(out, soft, -1, 0, -1)
+        _cards_in_glare(out, soft, step, area_img)
     if not np.array_equal(low, high):
         _add_sharp_low(out, low, high, step, area_img)
     _cards_on_paper(out, w, hsv[:, :, 1], area_img)
     return out
+
+
+def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, area_img: int) -> None:
+    """Cards lying in a glare spot's fade join it in one soft region. The glare's core is the region's biggest
+    piece between sharp steps; what is left once it is taken away (and thin bridges opened) is put back where it
+    is as big as half a small card and its outline a sharp step."""
+    sharp = ((step > 30) * 255).astype(np.uint8)
+    smooth = cv2.bitwise_not(cv2.dilate(sharp, np.ones((3, 3), np.uint8)))
+    near = cv2.dilate(step, np.ones((5, 5), np.uint8))
+    for c in soft:
+        x, y, bw, bh = cv2.boundingRect(c)
+        region = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(region, [c], -1, 255, -1, offset=(-x, -y))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(
+            cv2.bitwise_and(region, smooth[y:y + bh, x:x + bw]), connectivity=4)
+        if n < 3:
+            continue
+        core = 1 + int(np.argmax(stats[1:, 4]))
+        glare = cv2.dilate(((labels == core) * 255).astype(np.uint8), np.ones((5, 5), np.uint8))
+        rest = cv2.morphologyEx(cv2.bitwise_and(region, cv2.bitwise_not(glare)), cv2.MORPH_OPEN,
+                                np.ones((3, 3), np.uint8))
+        pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for p in pieces:
+            p = p + (x, y)
+            if cv2.contourArea(p) >= 0.0015 * area_img and _sharp(p, near, share=0.6):
+                cv2.drawContours(out, [p], -1, 255, -1)
 
 
 def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.ndarray, area_img: int) -> None:
