@@ -753,6 +753,36 @@ def test_a_small_cards_outline_corner_well_inside_it_is_tried_further_out(
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+@pytest.mark.parametrize("seed", [5038, 5043])
+def test_a_tight_fan_squatter_than_a_card_does_not_set_the_card_size(reader: Reader, seed: int) -> None:
+    """A hand of two, one card a little off the other, is card-shaped enough (long over short side 1.22-1.24,
+    a card's 1.4) to pass for a lone card a fifth too big: the only lone "card" on the table, it set the card
+    size, and the index search then looked for glyphs of the wrong size. Lone cards all that squat are taken for
+    tight fans and the hands' edges or the community row correct them (before: 205 px; the cards are 158-169)."""
+    sc = _tuning_scene(seed, "byronknoll_vector", small=True)
+    det = detect_cards(sc.image)
+    assert abs(det.card_width / _card_width(sc) - 1) < 0.1, (det.card_width, _card_width(sc))
+    reads = reader.read_still(sc.image, det)
+    fan = {5038: "Kd", 5043: "Kc"}[seed]
+    assert _named_near(reads, next(c for c in sc.cards if c.code == fan), _card_width(sc))
+
+
+def test_a_far_frame_reads_only_with_a_wider_margin(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame tried far out (``FAR_JITTER``) can start past the index: at a tight fan's queen the border cut the
+    Q and its right-hand stroke, over the diamond, read as a J (0.66). Far reads must clear the guessed margin
+    by ``FAR_MARGIN`` more: the king on top still reads, and nothing names a card that is not there."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(5038, "byronknoll_vector", small=True)
+    present = {c.code for c in sc.cards if c.face_up}
+
+    def named() -> set[str]:
+        return {str(r.code) for r in reader.read_still(sc.image) if r.code and not r.face_down}
+
+    assert "Kd" in named() and named() <= present
+    monkeypatch.setattr(reader_mod, "FAR_MARGIN", 0.0)
+    assert "Jd" in named() - present  # the test's own check: without the margin, the queen reads as a jack
+
+
 def test_a_named_cards_own_corners_are_not_tried_further_out(reader: Reader,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The far tries are for cards nothing has explained: an outline corner inside a named card, or at one of its

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     Stretch = tuple[int, int, np.ndarray, np.ndarray, np.ndarray]
 
 CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
+SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
 # A loose back's outline steps at least this far in colour distance from the mat (the morphological gradient of
 # the L1 distance in Lab, 0..255) along a third of its length. On 30 tuning scenes of byronknoll_vector every
@@ -294,13 +295,16 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         cw = float(np.median(small_ones if len(small_ones) else sizes))
         single_ids = {id(b) for b in singles}
         edge = _edge_estimate([b for b in blobs if id(b) not in single_ids], area_img)
-        if not len(small_ones) and len(singles) <= 2 and edge and 1.3 < cw / edge < 1.6:
+        # Lone "cards" all squatter than a card are tight fans (two cards, one a little off the other), only
+        # a fifth or so bigger than one card: the hands' edges or a row may correct them by less than pairs.
+        lo = 1.1 if all(b[4] < SQUAT for b in singles) else 1.3
+        if not len(small_ones) and len(singles) <= 2 and edge and lo < cw / edge < 1.6:
             cw = edge
             det.size_from = "pairs"
         # A row of touching cards settles it: its short side is one card's long side. What looked like lone
         # cards 1.4 times too big were pairs side by side, or tight fans.
         rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and 1.75 < b[4] < 6.5]
-        if not len(small_ones) and len(singles) <= 2 and rows and 1.3 < cw / float(np.median(rows)) < 1.6:
+        if not len(small_ones) and len(singles) <= 2 and rows and lo < cw / float(np.median(rows)) < 1.6:
             cw = float(np.median(rows))
             det.size_from = "pairs"
     elif (from_row := _row_estimate(blobs)) >= MIN_CARD_SIDE * max(small.shape[:2]):

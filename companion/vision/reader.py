@@ -55,6 +55,9 @@ JITTER = ((0, 0), (-0.03, -0.02))
 # the outline, found at low resolution round the card's rounded corner, sits up to a sixth of a card inside it.
 FAR_JITTER = ((-0.07, -0.07), (-0.12, -0.11), (-0.17, -0.16))
 FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corner is that card's
+# A far frame may start past the index, with a stroke of a glyph the border cut taken for a narrow rank (a
+# queen's side read as a J, 0.66): its read must clear the guessed corner's margin by this much more.
+FAR_MARGIN = 0.1
 # A face's paper margin beside its picture, across the short side (card widths), and the card width in pixels
 # below which it is not looked for (the band would be a pixel or two).
 MARGIN_BAND = (0.06, 0.11)
@@ -371,7 +374,7 @@ class Reader:
                    for r in named + out):
                 continue
             read, _ = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET, FAR_JITTER)
-            if read is not None:
+            if read is not None and read.confidence >= self.threshold + GUESSED_MARGIN + FAR_MARGIN:
                 out.append(read)
         return self._dedupe(out, reads, card_w)
 
