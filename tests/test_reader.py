@@ -783,6 +783,22 @@ def test_a_far_frame_reads_only_with_a_wider_margin(reader: Reader, monkeypatch:
     assert "Jd" in named() - present  # the test's own check: without the margin, the queen reads as a jack
 
 
+@pytest.mark.parametrize("seed,code", [(5037, "8h"), (5080, "Qd")])
+def test_an_edge_outline_taken_in_with_a_cards_halo_is_read_shrunk(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, code: str) -> None:
+    """A small community card in a glare spot (its paper mask notched by its pips, or joined to its neighbour)
+    is found only from its edges, and the edges enclosed the blurred halo round it: an outline a sixth too big,
+    whose corners start off the card. Read again shrunk about its centre (``EDGE_SHRINK``), it reads; without
+    that, it does not."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(seed, "byronknoll_vector", small=True)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone == "community"
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+    monkeypatch.setattr(reader_mod, "EDGE_SHRINK", ())
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_a_named_cards_own_corners_are_not_tried_further_out(reader: Reader,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The far tries are for cards nothing has explained: an outline corner inside a named card, or at one of its

@@ -324,7 +324,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
             det.edge_quads = [q * scale for q in edge_quads(small, [])]
             if det.edge_quads:
-                det.card_width = float(np.median([_short_side(q) for q in det.edge_quads]))
+                det.card_width = float(np.median([short_side(q) for q in det.edge_quads]))
                 det.size_from = "edges"
         return det
     card_area = cw * cw * CARD_ASPECT
@@ -373,7 +373,7 @@ def measure_card_width(image: np.ndarray) -> tuple[float, int]:
     """A card's short side in pixels of ``image``, from the whole cards lying apart in it (calibration: lay a
     few cards face up), and how many cards that median is over; (0.0, 0) when no lone card is seen."""
     det = detect_cards(image)
-    sides = [_short_side(q) for q in det.quads + det.edge_quads]
+    sides = [short_side(q) for q in det.quads + det.edge_quads]
     if not sides:
         return 0.0, 0
     sides.sort()
@@ -383,7 +383,7 @@ def measure_card_width(image: np.ndarray) -> tuple[float, int]:
     return float(np.median(singles)), len(singles)
 
 
-def _short_side(quad: np.ndarray) -> float:
+def short_side(quad: np.ndarray) -> float:
     """The shorter of a card outline's two sides (pixels), for a rectangle given corner by corner."""
     return min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
 

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
-                                     order_clockwise)
+                                     order_clockwise, short_side)
 from companion.vision.index_search import IndexFrame, frames_in, hand_ink
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
                                             locate_index_why)
@@ -58,6 +58,11 @@ FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corn
 # A far frame may start past the index, with a stroke of a glyph the border cut taken for a narrow rank (a
 # queen's side read as a J, 0.66): its read must clear the guessed corner's margin by this much more.
 FAR_MARGIN = 0.1
+# An outline from edges alone (``detect.edge_quads``) that does not read, and is bigger than a card, is read again
+# shrunk about its centre by these factors: beside small cards in a glare spot, the edges enclosed the card's
+# blurred halo too, and the outline was a sixth too big (small-card byron tuning scenes: 2 more community cards
+# in 195; the card size estimate is too rough to size the outline to it).
+EDGE_SHRINK = (0.93, 0.86)
 # A face's paper margin beside its picture, across the short side (card widths), and the card width in pixels
 # below which it is not looked for (the band would be a pixel or two).
 MARGIN_BAND = (0.06, 0.11)
@@ -233,6 +238,11 @@ class Reader:
             if any(_inside(quad.mean(axis=0), r.quad) for r in out):
                 continue
             read = self._read_quad(image, quad, both=True)
+            for f in EDGE_SHRINK:  # an outline taken in with the halo round a card: the frame starts off the card
+                if (read.code is not None and not read.face_down) or short_side(quad) * f < 0.95 * det.card_width:
+                    break
+                c = quad.mean(axis=0)
+                read = self._read_quad(image, (c + f * (quad - c)).astype(np.float32), both=True)
             if read.code is not None and not read.face_down:
                 out.append(read)
         corner_reads, far = self._read_corners(image, det.corners)
