@@ -799,6 +799,18 @@ def test_an_edge_outline_taken_in_with_a_cards_halo_is_read_shrunk(
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+def test_a_face_and_a_court_card_side_by_side_taken_for_a_back_are_read_apart(reader: Reader) -> None:
+    """Two community cards touching along their long sides make one card-shaped outline (and, the only lone
+    "card" on the table, set the card size). With a jack's picture filling half of it the pair looked like a back
+    and was not split; one half is plain paper, which no back's half is, so the halves are read: the nine reads
+    and nothing face down is reported where the jack lies."""
+    sc = _tuning_scene(5086, "byronknoll_vector", small=True)
+    nine, jack = (next(c for c in sc.cards if c.code == code) for code in ("9h", "Jc"))
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, nine, _card_width(sc))
+    assert not any(r.face_down and np.linalg.norm(r.centre - jack.centre) < 0.5 * _card_width(sc) for r in reads)
+
+
 def test_a_named_cards_own_corners_are_not_tried_further_out(reader: Reader,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The far tries are for cards nothing has explained: an outline corner inside a named card, or at one of its

@@ -225,8 +225,10 @@ class Reader:
         half_backs: list[CardRead] = []  # halves of a split quad taken for backs: perhaps a court card or two
         for quad in det.quads:
             read = self._read_quad(image, quad)
-            if read.code is None and not read.face_down:
-                # Two cards touching along their long sides look like one card 1.43 times too big.
+            # Two cards touching along their long sides look like one card 1.43 times too big; a court card's
+            # picture beside a face makes the pair look like a back, but one half of it is plain paper.
+            if (read.code is None and not read.face_down) or (read.face_down and not all(
+                    _looks_like_back(image, q) for q in _halves(quad))):
                 halves = [self._read_quad(image, q) for q in _halves(quad)]
                 if any(h.code is not None and not h.face_down for h in halves):
                     out += halves
