@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
+SHARP_STEP = 30  # paperness gradient (0..255) over which an outline is a sharp step: paper's edge, not glare
 # A loose back's outline steps at least this far in colour distance from the mat (the morphological gradient of
 # the L1 distance in Lab, 0..255) along a third of its length. On 30 tuning scenes of byronknoll_vector every
 # back reported stepped over 15 along at least half of its outline, and 15 of the 22 false ones (glare spots on
@@ -118,20 +119,21 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     area_img = w.shape[0] * w.shape[1]
     if soft:  # a glare spot's core: not paper, even where it saturates; cards in its fade are
         cv2.drawContours(out, soft, -1, 0, -1)
-        _cards_in_glare(out, soft, step, area_img)
+        _cards_in_glare(out, soft, step, near_step, area_img)
     if not np.array_equal(low, high):
         _add_sharp_low(out, low, high, step, area_img)
     _cards_on_paper(out, w, hsv[:, :, 1], area_img)
     return out
 
 
-def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, area_img: int) -> None:
+def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, near_step: np.ndarray,
+                    area_img: int) -> None:
     """Cards lying in a glare spot's fade join it in one soft region. The glare's core is the region's biggest
     piece between sharp steps; what is left once it is taken away (and thin bridges opened) is put back where it
-    is as big as half a small card and its outline a sharp step."""
-    sharp = ((step > 30) * 255).astype(np.uint8)
+    is as big as half a small card and its outline a sharp step (``near_step``: ``step`` dilated by two pixels,
+    as ``white_mask`` has it)."""
+    sharp = ((step > SHARP_STEP) * 255).astype(np.uint8)
     smooth = cv2.bitwise_not(cv2.dilate(sharp, np.ones((3, 3), np.uint8)))
-    near = cv2.dilate(step, np.ones((5, 5), np.uint8))
     for c in soft:
         x, y, bw, bh = cv2.boundingRect(c)
         region = np.zeros((bh, bw), np.uint8)
@@ -147,7 +149,7 @@ def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, a
         pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for p in pieces:
             p = p + (x, y)
-            if cv2.contourArea(p) >= 0.0015 * area_img and _sharp(p, near, share=0.6):
+            if cv2.contourArea(p) >= 0.0015 * area_img and _sharp(p, near_step, share=0.6):
                 cv2.drawContours(out, [p], -1, 255, -1)
 
 
@@ -207,7 +209,7 @@ def _cards_on_paper(out: np.ndarray, w: np.ndarray, sat: np.ndarray, area_img: i
                 break
 
 
-def _sharp(contour: np.ndarray, step: np.ndarray, level: float = 30, share: float = 0.35) -> bool:
+def _sharp(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP, share: float = 0.35) -> bool:
     """Paper's outline is a sharp step (``step``: the morphological gradient of the paperness, over ``level``)
     along more than ``share`` of its length (a third); a glare spot fades out softly."""
     p = contour.reshape(-1, 2)
