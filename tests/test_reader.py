@@ -1069,3 +1069,39 @@ def test_a_hand_in_a_dim_part_of_the_mat_is_found(reader: Reader, angle: float) 
         img = (img * (dim + (1 - dim) * np.clip((xs - 0.55) / 0.2, 0, 1))).astype(np.uint8)
         assert sorted(r.code for r in reader.read_still(img) if r.code and not r.face_down) == \
             ["7h", "9d", "As", "Kc"], dim
+
+
+@pytest.mark.parametrize("seed,deck,small,code", [(5063, "byronknoll_vector", True, "Th"),
+                                                  (5030, "byronknoll_vector", True, "Ts"),
+                                                  (5074, "saulspatz_gang4colour", False, "Kh")])
+def test_an_index_the_low_resolution_outline_cut_off_is_searched_within_a_redrawn_hull(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, deck: str, small: bool, code: str) -> None:
+    """A lower card's index at the very edge of a hand lies outside the hand's hull: the outline, found at low
+    resolution, cut the card's corner off (red pips on a red mat notch it, a small card's rounded corner blurs
+    away). The index search also looks within the hull redrawn round the card pixels at its own resolution
+    (``index_search.WIDER_REACH``): the card reads; without that hull, it does not."""
+    from companion.vision import index_search
+    sc = _tuning_scene(seed, deck, small=small)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone != "community"
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+    monkeypatch.setattr(index_search, "WIDER_MIN", 1e9)  # never redrawn
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
+def test_the_redrawn_hull_takes_in_the_corner_the_outline_cut_off() -> None:
+    """The hand holding the ten of hearts above: its own hull leaves the ten's rank outside (further out than
+    ``EDGE_GAP``), the hull redrawn at the working resolution takes it in, and the plain search keeps its own
+    ink (the redrawn hull's ink adds to it, never takes away)."""
+    from companion.vision.index_search import hand_ink
+    from companion.vision.reader import corner_frame
+    sc = _tuning_scene(5063, "byronknoll_vector", small=True)
+    card = next(c for c in sc.cards if c.code == "Th")
+    o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 0)
+    index = o + 0.08 * xa + 0.1 * ya  # the rank's upper left
+    det = detect_cards(sc.image)
+    inks = [i for i in (hand_ink(sc.image, h, det.card_width) for h in det.hands) if i is not None and i.wider]
+    holding = [i for i in inks if i.wider is not None and i.wider.takes_in(index, det.card_width)]
+    assert holding and not any(i.takes_in(index, det.card_width) for i in holding)
+    for i in holding:
+        assert i.wider is not None and not (i.binary & (1 - i.wider.binary)).any()

@@ -32,6 +32,11 @@ EDGE_GAP = -0.02  # an index glyph's centre lies at least this far inside the ha
 HULL_GROW = 0.1  # the hand's hull is searched with half this margin around it, card widths
 EDGE_LINE = 0.35  # straight lines at least this long (card widths) in a hand's ink are card edges, not glyphs
 CROP_PAD = 0.05  # the crop reaches this far beyond the outline's bounding box, card widths
+# The hull redrawn round the card pixels (not the table's colour) at the working resolution, up to this far
+# (card widths) beyond the outline's hull: the low-resolution outline cuts a card's corner off where its index
+# lies at the hand's edge (red pips on a red mat notch it, a rounded corner blurs away beside small cards).
+WIDER_REACH = 0.15
+WIDER_MIN = 0.02  # ...when that adds at least this much area (square card widths)
 ERODES = (3, 5)  # the square erosions that break a glyph from the ink it touches (by one pixel, then two)
 
 
@@ -57,6 +62,15 @@ class HandInk:
     outline: np.ndarray
     hull: np.ndarray
     components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # the binary's, once counted
+    # The same crop searched within the hull redrawn at this resolution (``WIDER_REACH``), where that hull is
+    # bigger: frames found there and not here are read too.
+    wider: "HandInk | None" = None
+
+    def takes_in(self, point: np.ndarray, card_w: float) -> bool:
+        """Whether a glyph centred at ``point`` (full-resolution pixels; cards ``card_w`` wide) is searched here:
+        inside the hull, or no further out of it than ``EDGE_GAP``."""
+        p = (np.asarray(point, np.float64) - self.origin) * (WORK_CW / card_w)
+        return bool(cv2.pointPolygonTest(self.hull, (float(p[0]), float(p[1])), True) >= EDGE_GAP * WORK_CW)
 
 
 def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk | None:
@@ -78,12 +92,12 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
     work_outline = ((outline - (x0, y0)) * k).reshape(-1, 1, 2).astype(np.float32)
     # The hand's convex hull: an index at a card's edge notches the paper outline, the hull takes it in.
     hull = cv2.convexHull(work_outline)
-    mask = np.zeros(crop.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round(hull.reshape(-1, 2)).astype(np.int32)], 255)
+    inside = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(hull.reshape(-1, 2)).astype(np.int32)], 255)
     # An index at the very edge of a hand may lie a little outside even the hull (the paper outline is found at
     # low resolution and ink notches it): take in a margin; the table there is told apart by its colour.
     grow = int(HULL_GROW * WORK_CW) | 1
-    mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8))
+    mask = cv2.dilate(inside, np.ones((grow, grow), np.uint8))
     # Ink against the local paper: each channel's local maximum is the paper there (glare and shade vary
     # across a hand), any channel darker than it is ink (black, red, orange, grey or bluish).
     r = int(0.12 * WORK_CW)
@@ -92,7 +106,8 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
     ink = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
     level = cv2.max(cv2.max(paper[:, :, 0], paper[:, :, 1]), paper[:, :, 2])
     floor = (np.maximum(level, 60).astype(np.uint16) * 3 // 10).astype(np.uint8)  # 30 % of the paper's level
-    binary = cv2.bitwise_and(cv2.compare(ink, floor, cv2.CMP_GT), mask)
+    darker = cv2.compare(ink, floor, cv2.CMP_GT)
+    binary = cv2.bitwise_and(darker, mask)
     # The table showing between the cards is darker than the paper too, and would join an index at a card's
     # edge to itself: what has the table's colour (the crop's colour outside the hull) is not ink.
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
@@ -101,8 +116,42 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
         mat = tuple(float(v) for v in np.median(outside, axis=0)) + (0.0,)
         d0, d1, d2 = cv2.split(cv2.absdiff(lab, mat))  # type: ignore[call-overload]  # a Scalar; the stub says no
         far = cv2.add(cv2.add(d0, d1), d2)
-        binary = cv2.bitwise_and(binary, cv2.compare(far, np.full_like(far, MAT_DIST), cv2.CMP_GT))
+        not_mat = cv2.compare(far, np.full_like(far, MAT_DIST), cv2.CMP_GT)
+        out = HandInk(_without_card_edges((cv2.bitwise_and(binary, not_mat) > 0).astype(np.uint8)), (x0, y0),
+                      work_outline, hull)
+        if (redrawn := _redrawn_hull(hull, inside, not_mat)) is not None:
+            wide = cv2.dilate(_filled(redrawn, inside.shape), np.ones((grow, grow), np.uint8))
+            # The ink the hand's own hull took in, cleared of card edges already, and what the redrawn one adds.
+            added = cv2.bitwise_and(cv2.bitwise_and(darker, cv2.subtract(wide, mask)), not_mat)
+            if cv2.countNonZero(added):
+                out.wider = HandInk(out.binary | (added > 0).astype(np.uint8), (x0, y0), work_outline, redrawn)
+        return out
     return HandInk(_without_card_edges((binary > 0).astype(np.uint8)), (x0, y0), work_outline, hull)
+
+
+def _filled(hull: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(out, [np.round(hull.reshape(-1, 2)).astype(np.int32)], 255)
+    return out
+
+
+def _redrawn_hull(hull: np.ndarray, inside: np.ndarray, not_mat: np.ndarray) -> np.ndarray | None:
+    """The hand's hull (``inside`` filled) redrawn round the pixels not of the table's colour (``not_mat``) that
+    join it within ``WIDER_REACH`` of it, or None where that adds less than ``WIDER_MIN``."""
+    reach = 2 * int(WIDER_REACH * WORK_CW / 2) + 1
+    near = cv2.bitwise_and(not_mat, cv2.dilate(inside, np.ones((reach, reach), np.uint8)))
+    near = cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # not specks of the table
+    n, labels = cv2.connectedComponents(near, connectivity=8)
+    joined = np.bincount(labels[inside > 0], minlength=n) > 0
+    joined[0] = False
+    if not joined.any():
+        return None
+    cnts, _ = cv2.findContours(np.where(joined, 255, 0).astype(np.uint8)[labels], cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE)
+    redrawn = cv2.convexHull(np.concatenate([hull.reshape(-1, 2)] + [c.reshape(-1, 2) for c in cnts]).astype(np.float32))
+    if cv2.contourArea(redrawn) < cv2.contourArea(hull) + WIDER_MIN * WORK_CW * WORK_CW:
+        return None
+    return redrawn
 
 
 def _without_card_edges(binary: np.ndarray) -> np.ndarray:

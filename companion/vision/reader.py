@@ -440,7 +440,10 @@ class Reader:
         inks = [hand_ink(image, hand, card_w) for hand in hands]
         for ink in inks:
             if ink is not None:
-                read_frames(frames_in(ink, card_w))
+                plain = frames_in(ink, card_w)
+                read_frames(plain)
+                if ink.wider is not None:  # and the frames only the hull redrawn closer round the cards takes in
+                    read_frames([f for f in frames_in(ink.wider, card_w) if not ink.takes_in(f.rank_centre, card_w)])
         # A hand with fewer than HAND_CARDS cards read, or that the cards read so far do not cover: glyphs ran into
         # other ink there, perhaps (the deep pass breaks them apart; it costs more, and elsewhere it only finds
         # more pips and frame lines to read). Not where no card was read at all: face-down cards, whose pattern
@@ -453,7 +456,7 @@ class Reader:
             held = sum(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True) > -0.1 * card_w
                        for p in (r.index_box.mean(axis=0) if r.index_box is not None else r.centre for r in named))
             if held and (held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED):
-                read_frames(frames_in(ink, card_w, deep=True), deep=True)
+                read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True)
         return out
 
     def _read_guessed(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
