@@ -750,6 +750,7 @@ def test_a_small_cards_outline_corner_well_inside_it_is_tried_further_out(
     assert card.zone != "community"
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(reader_mod, "FAR_JITTER", ())
+    monkeypatch.setattr(reader_mod, "TURNS", 0)  # nor turned (a queen turned onto the hand's edges reads too)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -1105,3 +1106,32 @@ def test_the_redrawn_hull_takes_in_the_corner_the_outline_cut_off() -> None:
     assert holding and not any(i.takes_in(index, det.card_width) for i in holding)
     for i in holding:
         assert i.wider is not None and not (i.binary & (1 - i.wider.binary)).any()
+
+
+@pytest.mark.parametrize("seed,code", [(5033, "6d"), (5039, "Qs")])
+def test_an_outline_corner_squared_up_on_the_wrong_card_is_turned_onto_its_hands_edges(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, code: str) -> None:
+    """A lower card's corner in a fan, squared up on the edge of the card above it, sees its index 18-30 degrees
+    askew and reads nothing, even tried further out. Turned onto the hand's other long straight edges
+    (``reader.TURN_DEG``) it reads; without those turns it does not."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(seed, "byronknoll_vector", small=True)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone != "community"
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+    monkeypatch.setattr(reader_mod, "TURNS", 0)
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
+def test_turns_square_a_frame_up_on_the_hands_other_edges() -> None:
+    """``_turns``: a corner whose x axis runs along the x axis, in a hand (a square turned 20 degrees, with a
+    longer edge along x): one turn, of 20 degrees, the hand's own direction; none for a corner in no hand."""
+    from companion.vision.detect import CornerCandidate
+    from companion.vision.reader import _rotated, _turns
+    c = np.array([500.0, 500.0])
+    sq = np.array([c + _rotated(np.array(v, np.float32), 20.0) for v in
+                   ((-150, -150), (150, -150), (150, 150), (-150, 150))], np.float32)
+    corner = CornerCandidate(c + np.array([-100.0, -100.0]), np.array([100.0, 0.0]), np.array([0.0, 100.0]), 0)
+    turns = _turns(corner, [sq], 100.0)
+    assert len(turns) == 1 and abs(turns[0] - 20.0) < 1.0
+    assert _turns(corner, [sq + 2000], 100.0) == []

@@ -130,6 +130,7 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
 
 
 def _filled(hull: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A mask of ``shape`` with ``hull`` filled (255)."""
     out = np.zeros(shape[:2], np.uint8)
     cv2.fillPoly(out, [np.round(hull.reshape(-1, 2)).astype(np.int32)], 255)
     return out

@@ -14,6 +14,7 @@ confidence threshold has ``code=None`` (abstain) rather than a guess.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -54,6 +55,12 @@ JITTER = ((0, 0), (-0.03, -0.02))
 # tried further out along the diagonal (card widths), last of all: beside small cards (the whole table in view)
 # the outline, found at low resolution round the card's rounded corner, sits up to a sixth of a card inside it.
 FAR_JITTER = ((-0.07, -0.07), (-0.12, -0.11), (-0.17, -0.16))
+# ...and one that still does not read is turned onto each straight edge of its hand that runs TURN_DEG off its
+# own axes (degrees, mod 90), and read there and a little further out: a lower card's corner in a fan squared up
+# on the edge of the card above it, 18-30 degrees off, sees its index askew.
+TURN_DEG = (5.0, 40.0)
+TURN_JITTER = ((0, 0), (-0.07, -0.07))
+TURNS = 2  # at most this many turns, along the longest edges
 FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corner is that card's
 # A far frame may start past the index, with a stroke of a glyph the border cut taken for a narrow rank (a
 # queen's side read as a J, 0.66): its read must clear the guessed corner's margin by this much more.
@@ -257,7 +264,7 @@ class Reader:
         if self.search_indices and (det.hands or unread):
             corner_reads += self._read_indices(image, det.hands + unread, det.card_width, out, corner_reads)
         if far:
-            corner_reads += self._read_far(image, far, out + corner_reads, det.card_width)
+            corner_reads += self._read_far(image, far, out + corner_reads, det.card_width, det.hands)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
         # again from a badly placed corner, not a second copy.
         named = {r.code for r in out if r.code}
@@ -372,11 +379,12 @@ class Reader:
                 far.append(c)
         return out, far
 
-    def _read_far(self, image: np.ndarray, corners: list[CornerCandidate], reads: list[CardRead], card_w: float
-                  ) -> list[CardRead]:
+    def _read_far(self, image: np.ndarray, corners: list[CornerCandidate], reads: list[CardRead], card_w: float,
+                  hands: Sequence[np.ndarray] = ()) -> list[CardRead]:
         """Outline corners that found ink but did not read, tried further out (``FAR_JITTER``): only those that
         lie in no card named so far, nor at its corner (a named card's own corners, and its pips, are no other
-        card's index)."""
+        card's index). One that still does not read is tried turned onto the other straight edges of its hand
+        (``hands``; ``_turns``)."""
         named = [r for r in reads if r.code is not None and not r.face_down]
         out: list[CardRead] = []
         for c in corners:
@@ -386,6 +394,11 @@ class Reader:
                    for r in named + out):
                 continue
             read, _ = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET, FAR_JITTER)
+            for turn in _turns(c, hands, card_w) if read is None else ():
+                read, _ = self._read_retried(image, c.origin, _rotated(c.x_axis, turn), _rotated(c.y_axis, turn),
+                                             OUTSET, TURN_JITTER)
+                if read is not None:
+                    break
             if read is not None and read.confidence >= self.threshold + GUESSED_MARGIN + FAR_MARGIN:
                 out.append(read)
         return self._dedupe(out, reads, card_w)
@@ -596,3 +609,36 @@ def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
     a, b = MARGIN_BAND
     margins = [paper[rows, int(a * w):int(b * w)], paper[rows, int((1 - b) * w):int((1 - a) * w)]]
     return not all(m.size and float(m.mean()) > 0.7 for m in margins)
+
+
+def _rotated(v: np.ndarray, deg: float) -> np.ndarray:
+    """``v`` turned by ``deg`` degrees (clockwise on screen, y down)."""
+    a = np.radians(deg)
+    c, s = np.cos(a), np.sin(a)
+    return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]], np.float32)
+
+
+def _turns(corner: CornerCandidate, hands: Sequence[np.ndarray], card_w: float) -> list[float]:
+    """The turns (degrees) that square ``corner``'s frame up on the other straight edges (a fifth of a card or
+    longer) of the hand it lies in: ``TURN_DEG`` off its own axes, modulo 90, one per direction, along the
+    ``TURNS`` longest such edges."""
+    at = (float(corner.origin[0]), float(corner.origin[1]))
+    best: tuple[float, np.ndarray] | None = None
+    for h in hands:
+        poly = h.reshape(-1, 1, 2).astype(np.float32)
+        d = cv2.pointPolygonTest(poly, at, True)
+        if d > -0.1 * card_w and (best is None or d > best[0]):
+            best = (d, poly)
+    if best is None:
+        return []
+    p = cv2.approxPolyDP(best[1], 0.03 * card_w, True).reshape(-1, 2)
+    seg = np.roll(p, -1, axis=0) - p
+    length = np.linalg.norm(seg, axis=1)
+    seg = seg[np.argsort(-length)][np.sort(length)[::-1] >= 0.2 * card_w]  # longest first
+    own = float(np.degrees(np.arctan2(corner.x_axis[1], corner.x_axis[0])))
+    out: list[float] = []
+    for a in np.degrees(np.arctan2(seg[:, 1], seg[:, 0])).tolist():
+        d = (a - own + 45.0) % 90.0 - 45.0
+        if TURN_DEG[0] < abs(d) <= TURN_DEG[1] and all(abs(d - e) > 4.0 for e in out):
+            out.append(d)
+    return out[:TURNS]
