@@ -55,12 +55,13 @@ JITTER = ((0, 0), (-0.03, -0.02))
 # tried further out along the diagonal (card widths), last of all: beside small cards (the whole table in view)
 # the outline, found at low resolution round the card's rounded corner, sits up to a sixth of a card inside it.
 FAR_JITTER = ((-0.07, -0.07), (-0.12, -0.11), (-0.17, -0.16))
-# ...and one that still does not read is turned onto each straight edge of its hand that runs TURN_DEG off its
-# own axes (degrees, mod 90), and read there and a little further out: a lower card's corner in a fan squared up
-# on the edge of the card above it, 18-30 degrees off, sees its index askew.
+# ...and one that still does not read, but found ink, is turned onto the longest straight edge of its hand that
+# runs TURN_DEG off its own axes (degrees, mod 90) and read a little further out: a lower card's corner in a fan,
+# squared up on the edge of the card above it, 18-30 degrees off, sees its index askew. (Two turns, each also
+# read in place, read one tuning card more and cost twice the reads.)
 TURN_DEG = (5.0, 40.0)
-TURN_JITTER = ((0, 0), (-0.07, -0.07))
-TURNS = 2  # at most this many turns, along the longest edges
+TURN_JITTER = ((-0.07, -0.07),)
+TURNS = 1  # turns tried, along the longest edges first
 FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corner is that card's
 # A far frame may start past the index, with a stroke of a glyph the border cut taken for a narrow rank (a
 # queen's side read as a J, 0.66): its read must clear the guessed corner's margin by this much more.
@@ -387,18 +388,23 @@ class Reader:
         (``hands``; ``_turns``)."""
         named = [r for r in reads if r.code is not None and not r.face_down]
         out: list[CardRead] = []
+        turned: list[np.ndarray] = []
         for c in corners:
             at = (float(c.origin[0]), float(c.origin[1]))
             if any(cv2.pointPolygonTest(r.quad.reshape(-1, 1, 2).astype(np.float32), at, True) > -0.05 * card_w
                    or float(np.min(np.linalg.norm(r.quad - c.origin, axis=1))) < FAR_CORNER * card_w
                    for r in named + out):
                 continue
-            read, _ = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET, FAR_JITTER)
-            for turn in _turns(c, hands, card_w) if read is None else ():
-                read, _ = self._read_retried(image, c.origin, _rotated(c.x_axis, turn), _rotated(c.y_axis, turn),
-                                             OUTSET, TURN_JITTER)
-                if read is not None:
-                    break
+            read, located = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET, FAR_JITTER)
+            # Turned, where it still found a glyph row or ink at its border, once per place (an outline may
+            # give one corner twice).
+            if read is None and located and not any(np.linalg.norm(c.origin - t) < 0.05 * card_w for t in turned):
+                turned.append(c.origin)
+                for turn in _turns(c, hands, card_w):
+                    read, _ = self._read_retried(image, c.origin, _rotated(c.x_axis, turn),
+                                                 _rotated(c.y_axis, turn), OUTSET, TURN_JITTER)
+                    if read is not None:
+                        break
             if read is not None and read.confidence >= self.threshold + GUESSED_MARGIN + FAR_MARGIN:
                 out.append(read)
         return self._dedupe(out, reads, card_w)
