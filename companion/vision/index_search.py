@@ -63,7 +63,7 @@ class HandInk:
     hull: np.ndarray
     components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # the binary's, once counted
     # The same crop searched within the hull redrawn at this resolution (``WIDER_REACH``), where that hull is
-    # bigger: frames found there and not here are read too.
+    # bigger: frames there whose rank this hull does not take in (``takes_in``) are read too.
     wider: "HandInk | None" = None
 
     def takes_in(self, point: np.ndarray, card_w: float) -> bool:

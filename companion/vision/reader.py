@@ -384,8 +384,8 @@ class Reader:
                   hands: Sequence[np.ndarray] = ()) -> list[CardRead]:
         """Outline corners that found ink but did not read, tried further out (``FAR_JITTER``): only those that
         lie in no card named so far, nor at its corner (a named card's own corners, and its pips, are no other
-        card's index). One that still does not read is tried turned onto the other straight edges of its hand
-        (``hands``; ``_turns``)."""
+        card's index). One that still does not read but found ink is tried turned onto its hand's longest other
+        straight edge (``hands``; ``_turns``), once per place."""
         named = [r for r in reads if r.code is not None and not r.face_down]
         out: list[CardRead] = []
         turned: list[np.ndarray] = []
