@@ -92,8 +92,7 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
     work_outline = ((outline - (x0, y0)) * k).reshape(-1, 1, 2).astype(np.float32)
     # The hand's convex hull: an index at a card's edge notches the paper outline, the hull takes it in.
     hull = cv2.convexHull(work_outline)
-    inside = np.zeros(crop.shape[:2], np.uint8)
-    cv2.fillPoly(inside, [np.round(hull.reshape(-1, 2)).astype(np.int32)], 255)
+    inside = _filled(hull, crop.shape)
     # An index at the very edge of a hand may lie a little outside even the hull (the paper outline is found at
     # low resolution and ink notches it): take in a margin; the table there is told apart by its colour.
     grow = int(HULL_GROW * WORK_CW) | 1
@@ -205,7 +204,7 @@ def frames_in(ink: HandInk, card_w: float, deep: bool = False) -> list[IndexFram
     if deep:
         broken = g >= n_plain
         ok &= broken[:, None] | broken[None, :]
-    edges = _edge_angles(ink.outline)
+    edges = edge_angles(ink.outline)
     corner = CORNER_REACH * WORK_CW
     scale = card_w / WORK_CW
     at = np.array(ink.origin, np.float64)
@@ -372,10 +371,14 @@ def _origin(labels: np.ndarray, stats: np.ndarray, rank: int, x: np.ndarray, y: 
     return out
 
 
-def _edge_angles(outline: np.ndarray) -> np.ndarray:
-    """Directions (degrees) of the outline's straight pieces at least a fifth of a card long."""
-    poly = cv2.approxPolyDP(outline.reshape(-1, 1, 2).astype(np.float32), 0.03 * WORK_CW, True).reshape(-1, 2)
+def edge_angles(outline: np.ndarray, card_w: float = WORK_CW, longest_first: bool = False) -> np.ndarray:
+    """Directions (degrees) of the outline's straight pieces at least a fifth of a card (``card_w`` pixels of
+    the outline's own) long, in the outline's order or the longest first."""
+    poly = cv2.approxPolyDP(outline.reshape(-1, 1, 2).astype(np.float32), 0.03 * card_w, True).reshape(-1, 2)
     seg = np.roll(poly, -1, axis=0) - poly
-    long = np.linalg.norm(seg, axis=1) >= 0.2 * WORK_CW
-    out: np.ndarray = np.degrees(np.arctan2(seg[long, 1], seg[long, 0]))
+    length = np.linalg.norm(seg, axis=1)
+    keep = np.flatnonzero(length >= 0.2 * card_w)
+    if longest_first:
+        keep = keep[np.argsort(-length[keep], kind="stable")]
+    out: np.ndarray = np.degrees(np.arctan2(seg[keep, 1], seg[keep, 0]))
     return out

@@ -27,7 +27,7 @@ from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
                                      order_clockwise, short_side)
-from companion.vision.index_search import IndexFrame, frames_in, hand_ink
+from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
                                             locate_index_why)
 from companion.vision.reader_model import load_classifier
@@ -637,13 +637,9 @@ def _turns(corner: CornerCandidate, hands: Sequence[np.ndarray], card_w: float) 
             best = (d, poly)
     if best is None:
         return []
-    p = cv2.approxPolyDP(best[1], 0.03 * card_w, True).reshape(-1, 2)
-    seg = np.roll(p, -1, axis=0) - p
-    length = np.linalg.norm(seg, axis=1)
-    seg = seg[np.argsort(-length)][np.sort(length)[::-1] >= 0.2 * card_w]  # longest first
     own = float(np.degrees(np.arctan2(corner.x_axis[1], corner.x_axis[0])))
     out: list[float] = []
-    for a in np.degrees(np.arctan2(seg[:, 1], seg[:, 0])).tolist():
+    for a in edge_angles(best[1], card_w, longest_first=True).tolist():
         d = (a - own + 45.0) % 90.0 - 45.0
         if TURN_DEG[0] < abs(d) <= TURN_DEG[1] and all(abs(d - e) > 4.0 for e in out):
             out.append(d)
