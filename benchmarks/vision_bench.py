@@ -35,6 +35,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -50,11 +51,12 @@ PHOTOS = Path(os.environ.get("GANG_SHARED", ROOT.parent / "shared")) / "photos" 
 # real table photos put an index at 8-11 px in 1600 px), at the camera's full resolution.
 SMALL_SIZE, SMALL_CARDS = (4056, 3040), 0.085
 ALL52 = [r + s for s in "cdhs" for r in "23456789TJQKA"]
+ALL54 = ALL52 + ["JR", "JB"]
 
 
 def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
     """Per zone kind ('community', 'pocket'): readable, right, wrong; plus backs found."""
-    out = {"community": Counter(), "pocket": Counter(), "backs": Counter()}
+    out: dict[str, Counter[str]] = {"community": Counter(), "pocket": Counter(), "backs": Counter()}
     readable = [t for t in truth_cards if t.face_up and any(i.visible_fraction >= 0.8 for i in t.indices.values())]
     present = {t.code for t in truth_cards if t.face_up}
     centres = np.array([t.quad.mean(axis=0) for t in truth_cards]) if truth_cards else np.zeros((0, 2))
@@ -98,7 +100,7 @@ def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), 
     ``card_height``: the cards' height as a share of the picture's (default: each seed's, 0.11-0.155)."""
     from companion.vision.synthetic import render_scene
 
-    total = {name: {"community": Counter(), "pocket": Counter(), "backs": Counter()} for name in readers}
+    total: dict[str, dict[str, Counter[str]]] = {name: {"community": Counter(), "pocket": Counter(), "backs": Counter()} for name in readers}
     for i in range(n):
         sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height)
         cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards])) if sc.cards else 100.0
@@ -110,14 +112,15 @@ def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), 
 
 
 def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, dict]:
-    """Enrol the deck from two pictures of it in 4 rows of 13; report how many proposals were right."""
+    """Enrol the deck, its 52 cards and two jokers, from two pictures of it in 4 rows of 14; report how many
+    proposals were right (the jokers are the cards left over)."""
     from companion.vision.enrol import build_deck, collect, propose
     from companion.vision.reader_layout import layout_picture
 
     seen_all = []
     right = total = 0
     for s in seeds:
-        img, truth = layout_picture(deck, ALL52, seed=s)
+        img, truth = layout_picture(deck, ALL54, seed=s, cols=14)
         seen = propose(collect(reader, [(f"layout{s}", img)]))
         for c in seen:
             d = [np.linalg.norm(c.quad.mean(axis=0) - q.mean(axis=0)) for _, q in truth]
@@ -128,7 +131,8 @@ def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, 
         seen_all += seen
     enrolled = Reader(reader.model_dir, threshold=reader.threshold)
     enrolled.deck = build_deck("bench", seen_all, reader)
-    return enrolled, {"cards_found": total, "proposed_right": right, "pictures": len(seeds)}
+    return enrolled, {"cards_found": total, "cards_laid": len(ALL54) * len(seeds), "proposed_right": right,
+                      "pictures": len(seeds)}
 
 
 def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
@@ -136,7 +140,7 @@ def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
     from companion.vision.reader_layout import font_card, layout_picture
 
     sfonts = suit_fonts()
-    c = Counter()
+    c: Counter[str] = Counter()
     for i, f in enumerate(fonts):
         sf = sfonts[i % len(sfonts)] if i % 2 else None
         img, truth = layout_picture(lambda code: font_card(f, code, suit_font=sf), ALL52, seed=seed + i,
@@ -183,8 +187,8 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
     if not (PHOTOS / "boxes.csv").exists():
         return {}
     images = list(photo_boxes().items())[:limit]
-    out = {"dev": Counter(), "test": Counter()}
-    per_rank = {r: Counter() for r in "9TJQKA"}
+    out: dict[str, Counter[str]] = {"dev": Counter(), "test": Counter()}
+    per_rank: dict[str, Counter[str]] = {r: Counter() for r in "9TJQKA"}
     for i, (name, boxes) in enumerate(images):
         c = out["dev" if i % 2 == 0 else "test"]
         img = cv2.imread(str(PHOTOS / name))
@@ -233,7 +237,7 @@ def real_photos(reader: Reader, limit: int | None = None) -> dict:
             else:
                 c["missed"] += 1
         _progress("real photos", i + 1, len(images))
-    res = {k: dict(v) for k, v in out.items()}
+    res: dict[str, Any] = {k: dict(v) for k, v in out.items()}
     res["all"] = dict(out["dev"] + out["test"])
     res["per_rank"] = {k: dict(v) for k, v in per_rank.items()}
     return res
@@ -264,22 +268,32 @@ def _credited(reads, boxes, rects, within) -> set[int]:
 def jokers(reader: Reader, seeds: int = 6) -> dict:
     """The two jokers of each shared deck (all three decks share one joker design: the word running down the
     edge), laid out with two ordinary cards: read as the right joker, as the wrong joker, as some other card,
-    or not named."""
+    or not named; by the generic reader, and by the reader with that deck enrolled (jokers included,
+    ``enrolled_reader``), which reads the two ordinary cards too ("others_right")."""
     from companion.vision.glyphs import HELD_OUT_DECK, TRAIN_DECKS
     from companion.vision.reader_layout import layout_picture
 
-    c = Counter()
-    for deck in list(TRAIN_DECKS) + [HELD_OUT_DECK]:
+    out: dict[str, Counter[str]] = {"generic": Counter(), "enrolled": Counter()}
+    decks = list(TRAIN_DECKS) + [HELD_OUT_DECK]
+    for i, deck in enumerate(decks):
+        enrolled, _ = enrolled_reader(reader, deck)
         for seed in range(seeds):
             img, truth = layout_picture(deck, ["JR", "JB", "As", "Kd"], seed=seed, cols=4)
-            reads = reader.read_still(img)
-            for code, quad in truth[:2]:
-                near = [r for r in reads if np.linalg.norm(r.centre - quad.mean(axis=0)) < 40]
-                got = near[0].code if near else None
-                c["jokers"] += 1
-                c["right" if got == code else "other_joker" if got in ("JR", "JB") else
-                  "not_named" if got in (None, "BACK") else "named_a_card"] += 1
-    return dict(c)
+            for name, r in (("generic", reader), ("enrolled", enrolled)):
+                reads = r.read_still(img)
+                c = out[name]
+                for k, (code, quad) in enumerate(truth):
+                    near = [r for r in reads if np.linalg.norm(r.centre - quad.mean(axis=0)) < 40]
+                    got = near[0].code if near else None
+                    if k >= 2:
+                        c["others"] += 1
+                        c["others_right"] += int(got == code)
+                        continue
+                    c["jokers"] += 1
+                    c["right" if got == code else "other_joker" if got in ("JR", "JB") else
+                      "not_named" if got in (None, "BACK") else "named_a_card"] += 1
+        _progress("jokers", i + 1, len(decks))
+    return {k: dict(v) for k, v in out.items()}
 
 
 def timing(reader: Reader, deck: str, n: int = 5, reps: int = 5) -> dict:
@@ -412,7 +426,8 @@ def main(argv=None) -> int:
     print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported, "
           f"{b.get('not_there', 0)} of them where no face-down card lies")
     e = res["enrolment"]
-    print(f"enrolment: {e['proposed_right']}/{e['cards_found']} proposed labels right from {e['pictures']} pictures")
+    print(f"enrolment: {e['cards_found']}/{e['cards_laid']} cards found (52 and two jokers, twice), "
+          f"{e['proposed_right']} proposed labels right, from {e['pictures']} pictures")
     rp = res["real_photos"]
     if rp:
         print("real photos, rank only, card by card (dev: looked at while tuning; test: not):")
@@ -428,9 +443,10 @@ def main(argv=None) -> int:
             print(f"  {'':<5}{c.get('reads', 0):>5} reads naming a card: {c.get('reads_not_there', 0)} name one not "
                   f"there ({_pct(c.get('reads_not_there', 0), c.get('reads', 0)).strip()})")
         print("  per rank: " + " ".join(f"{k}:{v.get('right', 0)}/{v.get('cards', 0)}" for k, v in rp["per_rank"].items()))
-    j = res["jokers"]
-    print(f"jokers: {j.get('right', 0)}/{j['jokers']} read right, {j.get('other_joker', 0)} as the other joker, "
-          f"{j.get('named_a_card', 0)} as another card, {j.get('not_named', 0)} not named")
+    for name, j in res["jokers"].items():
+        print(f"jokers, {name}: {j.get('right', 0)}/{j['jokers']} read right, {j.get('other_joker', 0)} as the other "
+              f"joker, {j.get('named_a_card', 0)} as another card, {j.get('not_named', 0)} not named; the cards beside "
+              f"them {j.get('others_right', 0)}/{j.get('others', 0)}")
     _print_timing(res["timing"])
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=1))

@@ -48,6 +48,25 @@ def test_detector_splits_touching_cards() -> None:
     assert len(det.quads) == 5
 
 
+@pytest.mark.parametrize("deck,cols", [("byronknoll_vector", 13), ("saulspatz_vertical2", 18)])
+def test_detector_finds_every_card_of_a_deck_laid_out_a_little_askew(deck: str, cols: int) -> None:
+    # Laid out by hand, neighbours touch: side by side a little askew (a V-shaped gap between them), or at a
+    # corner. These two layouts of the 52 cards and two jokers each had 4 such pairs that were no card.
+    codes = [r + s for s in "cdhs" for r in "23456789TJQKA"] + ["JR", "JB"]
+    img, truth = layout_picture(deck, codes, seed=11, cols=cols)
+    centres = np.array([q.mean(axis=0) for q in detect_cards(img).quads])
+    assert len(centres) == 54
+    assert all(np.min(np.linalg.norm(centres - q.mean(axis=0), axis=1)) < 15 for _, q in truth)
+
+
+def test_detector_parts_two_cards_overlapping_at_a_corner() -> None:
+    img = np.full((600, 800, 3), (40, 110, 30), np.uint8)
+    for centre, angle in (((300, 250), 0.0), ((383, 373), 8.0)):
+        cv2.fillPoly(img, [cv2.boxPoints((centre, (100, 140), angle)).astype(np.int32)], (235, 240, 240))
+    det = detect_cards(img)
+    assert sorted(np.round(q.mean(axis=0) / 10).astype(int).tolist() for q in det.quads) == [[30, 25], [38, 37]]
+
+
 def test_paper_mask_keeps_a_dim_card_and_drops_glare() -> None:
     """A glare spot sets the brightest level of the picture: a card in shade below the old floor is still paper
     (its outline is a sharp step), and the glare spot (soft outline) is not."""

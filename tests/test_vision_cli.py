@@ -57,6 +57,20 @@ def test_enrol_with_labels_then_scan(tmp_path, capsys) -> None:
     assert sorted(c["code"] for c in doc["images"][0]["cards"]) == sorted(codes)
 
 
+def test_enrol_a_joker_by_labels_then_scan_it(tmp_path, capsys) -> None:
+    codes = ["Ah", "JR", "Kh", "Qs"]
+    p = _picture(tmp_path, codes, seed=34, name="row.png")
+    labels = tmp_path / "labels.csv"
+    labels.write_text(f"image,cards\nrow.png,{' '.join(codes)}\n")
+    decks = tmp_path / "decks"
+    assert main(["enrol", str(p), "--deck", "box", "--labels", str(labels), "--decks-dir", str(decks)]) == 0
+    assert "1 joker," in capsys.readouterr().out
+    q = _picture(tmp_path, ["Qs", "Kh", "JR"], seed=35, name="table.png")
+    assert main(["scan", str(q), "--json", "--deck", "box", "--decks-dir", str(decks)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(c["code"] for c in doc["images"][0]["cards"]) == ["JR", "Kh", "Qs"]
+
+
 def test_enrol_bad_deck_name_exits_2(tmp_path) -> None:
     p = _picture(tmp_path, ["As"])
     assert main(["enrol", str(p), "--deck", "../x", "--yes"]) == 2

@@ -38,7 +38,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
     e = subparsers.add_parser("enrol", help="learn a deck from pictures of it laid out face up",
                               description="Read every card, give each of the 52 cards to exactly one, confirm, "
-                                          "store the deck's prototypes under NAME.")
+                                          "store the deck's prototypes under NAME. Lay the jokers out too if "
+                                          "you play with them: the one or two cards left over are the jokers "
+                                          "(or name them JR and JB in the labels file).")
     e.add_argument("images", nargs="+", metavar="IMAGE")
     e.add_argument("--deck", required=True, metavar="NAME")
     e.add_argument("--labels", metavar="FILE", help="CSV of image,cards: known labels, no confirmation")
@@ -162,7 +164,8 @@ def run_enrol(args: argparse.Namespace) -> int:
     deck = build_deck(args.deck, seen, reader)
     path = deck.save(args.decks_dir)
     if not args.json:
-        print(f"Stored deck {args.deck!r}: {deck.info['cards']} cards, {deck.info['corners']} corners -> {path}")
+        jokers = f", {deck.info['jokers']} joker{'s' if deck.info['jokers'] != 1 else ''}" if deck.info["jokers"] else ""
+        print(f"Stored deck {args.deck!r}: {deck.info['cards']} cards{jokers}, {deck.info['corners']} corners -> {path}")
     return 0
 
 

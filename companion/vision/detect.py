@@ -72,6 +72,10 @@ class Detection:
     size_from: str = ""
 
 
+PAIR_FILL = 0.78  # a pair of cards side by side a little askew fills this much of its rectangle, at least
+ERODE_APART = (0.1, 0.2, 0.3)  # card widths: cards touching at a corner fall apart eroded so (_eroded_apart)
+
+
 def card_shaped(aspect: float) -> bool:
     """A rectangle's long side over its short side is a card's (1.4), give or take a slant or a rounded corner."""
     return 1.22 < aspect < 1.62
@@ -351,8 +355,16 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             det.quads.append(order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
+        if split is None and fill > PAIR_FILL and 1.8 < n < 2.25:
+            # Two cards side by side, a little askew to each other (a V-shaped gap between them): the halves.
+            split = _split_rect(rect, cw, fill)
+            split = split if split is not None and len(split) == 2 else None
         if split:
             det.quads += [q * scale for q in split]
+            continue
+        apart = _eroded_apart(c, cw, card_area) if n > 1.6 else None
+        if apart:
+            det.quads += [q * scale for q in apart]
             continue
         if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
             continue
@@ -620,6 +632,37 @@ def _split_rect(rect: RotatedRect, card_w: float, fill: float) -> list[np.ndarra
             o = a + ua * x + ub * y
             quads.append(order_clockwise(np.array([o, o + ua, o + ua + ub, o + ub], np.float32)))
     return quads
+
+
+def _eroded_apart(contour: np.ndarray, card_w: float, card_area: float) -> list[np.ndarray] | None:
+    """Cards that touch or overlap only at a corner or along a short stretch (a deck laid out in rows a little
+    askew, community cards nudged together): the blob eroded by one of ``ERODE_APART`` (card widths, least
+    first) falls apart into pieces, each a whole card's rectangle shrunk by the erosion. Their outlines, grown
+    back; None unless every piece is one whole card (overlapping cards of a hand do not fall apart so, and a
+    piece that is not card-shaped is no card)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 2
+    m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(m, [contour], -1, 255, -1, offset=(pad - x, pad - y))
+    for frac in ERODE_APART:
+        k = max(3, int(round(frac * card_w)) | 1)
+        eroded = cv2.erode(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        pieces = [i for i in range(1, n) if stats[i, 4] > 0.1 * card_area]  # crumbs of a ragged edge aside
+        if len(pieces) < 2:
+            continue
+        out = []
+        for i in pieces:
+            pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
+            if rw < 1 or rh < 1 or stats[i, 4] < 0.86 * rw * rh:
+                return None
+            rw, rh = rw + k - 1, rh + k - 1  # grown back by the erosion's reach on each side
+            if not card_shaped(max(rw, rh) / min(rw, rh)) or not 0.8 < rw * rh / card_area < 1.25:
+                return None
+            out.append(order_clockwise(cv2.boxPoints(((cx + x - pad, cy + y - pad), (rw, rh), ang))))
+        return out
+    return None
 
 
 def _closed(contour: np.ndarray, k: int) -> np.ndarray:

@@ -9,6 +9,13 @@
 Reading with an enrolled deck matches each corner's glyph features against those prototypes (nearest
 neighbour, cosine similarity) instead of asking the generic classifiers.
 
+Jokers have no common design (a word down the edge, a star, a jester, nothing at the corner), so the generic
+reader knows them only when their corner reads as a J over letters. Laid out with the deck (53 or 54 cards),
+they are the cards left over once each of the 52 has been given (or a labels file names them), and the deck
+keeps what every card's index corners *look like* (``corner_look``: the corner, grey, small and normalised).
+At play, a whole card the glyph reading leaves unnamed is a joker when its corner looks most like a joker's,
+clearly more than like any other card of the deck (``EnrolledDeck.joker_in``).
+
 >>> import numpy as np
 >>> rows, cols = hungarian(np.array([[4.0, 1, 3], [2, 0, 5], [3, 2, 2]]))
 >>> cols.tolist(), float(np.array([[4.0, 1, 3], [2, 0, 5], [3, 2, 2]])[rows, cols].sum())
@@ -30,8 +37,16 @@ import numpy as np
 
 from companion.cards import Card
 from companion.vision.reader import CornerRead, Reader, corner_frame
+from companion.vision.reader_glyph import PATCH_PX, corner_patch
 
 N_STANDARD = 52
+JOKER_IDS = (52, 53)  # red, black (``companion.cards``)
+LOOK_SIZE = (12, 22)  # a corner's look: the corner patch (0.34 x 0.62 card widths), grey, at this size
+LOOK_SHIFT = 0.04  # card widths: at play, a corner is looked at shifted up to this much each way
+JOKER_SIM = 0.8  # a joker's look: cosine similarity to a joker's corner at least this ...
+JOKER_MARGIN = 0.1  # ... and this much more than to any other card's
+RED_INK = 0.6  # a joker whose corner ink is at least this share red is the red joker (art in the corner
+# patch counts too: the shared decks' black joker's corner is 0.4 red from a heart pip beside the word)
 DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -118,6 +133,46 @@ class EnrolledDeck:
     threshold: float = 0.5
     temperature: float = 0.05
     info: dict[str, Any] = field(default_factory=dict)
+    # Index corners as they look (``corner_look``), every card's, and their card ids: the jokers among them are
+    # told from the rest by look alone (``joker_in``). Empty for a deck enrolled without jokers.
+    looks: np.ndarray = field(default_factory=lambda: np.zeros((0, LOOK_SIZE[0] * LOOK_SIZE[1]), np.float32))
+    look_labels: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
+    joker_red: dict[int, float] = field(default_factory=dict)  # per joker id: its corners' red share of ink
+
+    @property
+    def jokers(self) -> bool:
+        """The deck was enrolled with a joker."""
+        return bool(np.isin(self.look_labels, JOKER_IDS).any())
+
+    def joker_in(self, image: np.ndarray, quad: np.ndarray) -> tuple[str, float] | None:
+        """('JR' or 'JB', similarity) when the whole card ``quad`` in ``image`` looks like one of this deck's
+        jokers at an index corner (``JOKER_SIM``), clearly more than like any other card (``JOKER_MARGIN``);
+        else None."""
+        if not self.jokers:
+            return None
+        q = np.asarray(quad, np.float64)
+        w = float(np.linalg.norm(q[1] - q[0]))
+        # The outline found at play may sit a little off the card (a row of touching cards cut into a grid):
+        # each corner is looked at shifted by up to LOOK_SHIFT card widths, and the best match counts.
+        steps = np.linspace(-LOOK_SHIFT, LOOK_SHIFT, 5) * w
+        looks = [lk for k in range(4) for dx in steps for dy in steps
+                 if (lk := corner_look(image, q + (dx, dy), k)) is not None]
+        if not looks:
+            return None
+        sims = self.looks @ np.array(looks).T  # prototypes x corners
+        best = sims.max(axis=1)
+        is_joker = np.isin(self.look_labels, JOKER_IDS)
+        j = int(np.argmax(np.where(is_joker, best, -2.0)))
+        other = float(best[~is_joker].max()) if (~is_joker).any() else -1.0
+        if best[j] < JOKER_SIM or best[j] - other < JOKER_MARGIN:
+            return None
+        ids = sorted(self.joker_red)
+        if len(ids) > 1:  # two jokers enrolled: the one whose ink colour this card's is nearer
+            red = red_share(image, quad)
+            jid = min(ids, key=lambda i: abs(self.joker_red[i] - red))
+        else:
+            jid = int(self.look_labels[j])
+        return str(Card(jid)), float(best[j])
 
     def embed(self, features: np.ndarray) -> np.ndarray:
         """Glyph features standardised and unit length, then the index picture (already unit length); the
@@ -159,7 +214,9 @@ class EnrolledDeck:
         d.mkdir(parents=True, exist_ok=True)
         path = d / f"{self.name}.npz"
         np.savez_compressed(path, prototypes=self.prototypes.astype(np.float16), labels=self.labels,
-                            mean=self.mean, std=self.std, info=json.dumps(self.info))
+                            mean=self.mean, std=self.std, info=json.dumps(self.info),
+                            looks=self.looks.astype(np.float16), look_labels=self.look_labels,
+                            joker_red=json.dumps({str(k): v for k, v in self.joker_red.items()}))
         return path
 
     @classmethod
@@ -169,8 +226,50 @@ class EnrolledDeck:
         if not path.exists():
             raise EnrolError(f"no enrolled deck {name!r} in {path.parent}")
         z = np.load(path, allow_pickle=False)
-        return cls(name, z["prototypes"].astype(np.float32), z["labels"].astype(int), z["mean"], z["std"],
+        deck = cls(name, z["prototypes"].astype(np.float32), z["labels"].astype(int), z["mean"], z["std"],
                    info=json.loads(str(z["info"])))
+        if "looks" in z.files:  # decks stored before jokers were enrolled have none
+            deck.looks = z["looks"].astype(np.float32)
+            deck.look_labels = z["look_labels"].astype(int)
+            deck.joker_red = {int(k): float(v) for k, v in json.loads(str(z["joker_red"])).items()}
+        return deck
+
+
+def corner_look(image: np.ndarray, quad: np.ndarray, k: int) -> np.ndarray | None:
+    """What index corner ``k`` of a whole card looks like: its corner patch in grey at ``LOOK_SIZE``, zero mean,
+    unit length; the rounded tip (where the mat shows, different at play than at enrolment) counts as paper.
+    None for a landscape corner (no index there) or a plain one."""
+    o, xa, ya, landscape = corner_frame(np.asarray(quad, np.float64), k)
+    if landscape:
+        return None
+    grey = cv2.cvtColor(corner_patch(image, o.astype(np.float32), xa.astype(np.float32), ya.astype(np.float32)),
+                        cv2.COLOR_BGR2GRAY)
+    u, v = np.meshgrid(np.arange(grey.shape[1]), np.arange(grey.shape[0]))
+    grey[u + v < 0.06 * PATCH_PX] = np.uint8(np.median(grey))
+    t = cv2.resize(grey, LOOK_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
+    t -= t.mean()
+    n = float(np.linalg.norm(t))
+    if n < 3.0 * np.sqrt(t.size):  # under 3 grey levels of spread: nothing printed there
+        return None
+    out: np.ndarray = t / n
+    return out
+
+
+def red_share(image: np.ndarray, quad: np.ndarray) -> float:
+    """The share of the ink at a card's index corners that is red (0 for a black joker, near 1 for a red one)."""
+    ink = red = 0
+    for k in range(4):
+        o, xa, ya, landscape = corner_frame(np.asarray(quad, np.float64), k)
+        if landscape:
+            continue
+        hsv = cv2.cvtColor(corner_patch(image, o.astype(np.float32), xa.astype(np.float32), ya.astype(np.float32)),
+                           cv2.COLOR_BGR2HSV)
+        h, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+        coloured = sat > 90
+        inked = coloured | (val < 110)
+        ink += int(np.count_nonzero(inked))
+        red += int(np.count_nonzero(coloured & ((h < 10) | (h > 170))))
+    return red / ink if ink else 0.0
 
 
 def check_name(name: str) -> str:
@@ -191,6 +290,8 @@ class SeenCard:
     proposed: str | None = None
     score: float = 0.0
     extra: list[CornerRead] = field(default_factory=list)  # reads of slightly shifted frames: more prototypes
+    looks: list[np.ndarray] = field(default_factory=list)  # its index corners' looks (``corner_look``), jittered
+    red: float = 0.0  # the red share of its corners' ink (``red_share``)
 
 
 def collect(reader: Reader, images: Sequence[tuple[str, np.ndarray]]) -> list[SeenCard]:
@@ -204,8 +305,36 @@ def collect(reader: Reader, images: Sequence[tuple[str, np.ndarray]]) -> list[Se
             reads, start = _quad_reads(reader, img, quad)
             code, conf, _ = reader.decide(reads) if reads else (None, 0.0, ())
             q = np.roll(quad, -start, axis=0)
-            seen.append(SeenCard(name, q, reads, code, extra=_jittered(reader, img, q) if reads else []))
+            seen.append(SeenCard(name, q, reads, code, extra=_jittered(reader, img, q) if reads else [],
+                                 looks=_looks(img, q), red=red_share(img, q)))
     return seen
+
+
+def _looks(img: np.ndarray, quad: np.ndarray, n: int = 2) -> list[np.ndarray]:
+    """The card's index corners' looks, as outlined and shifted a little (``n`` times each), from the picture as
+    taken and from a softer copy (a card further away, out of focus)."""
+    rng = np.random.default_rng(1)
+    q = quad.astype(np.float64)
+    w = float(np.linalg.norm(q[1] - q[0]))
+    soft = _softened(img, q)
+    out = []
+    for source, at in ((img, (0.0, 0.0)), soft):
+        for k in range(4):
+            for i in range(n + 1):
+                shift = rng.normal(0, 0.015 * w, 2) if i else np.zeros(2)
+                lk = corner_look(source, q - at + shift, k)
+                if lk is not None:
+                    out.append(lk)
+    return out
+
+
+def _softened(img: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+    """The card's surroundings blurred and shrunk and brought back to size, and where that crop starts."""
+    x0, y0 = np.maximum(q.min(axis=0).astype(int) - 4, 0)
+    x1, y1 = q.max(axis=0).astype(int) + 4
+    crop = img[y0:y1, x0:x1]
+    soft = cv2.resize(cv2.GaussianBlur(crop, (0, 0), 1.2), None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
+    return cv2.resize(soft, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR), (float(x0), float(y0))
 
 
 def _jittered(reader: Reader, img: np.ndarray, quad: np.ndarray, n: int = 4) -> list[CornerRead]:
@@ -215,11 +344,8 @@ def _jittered(reader: Reader, img: np.ndarray, quad: np.ndarray, n: int = 4) -> 
     q = quad.astype(np.float64)
     out = []
     w = np.linalg.norm(q[1] - q[0])
-    x0, y0 = np.maximum(q.min(axis=0).astype(int) - 4, 0)
-    x1, y1 = q.max(axis=0).astype(int) + 4
-    crop = img[y0:y1, x0:x1]
-    soft = cv2.resize(cv2.GaussianBlur(crop, (0, 0), 1.2), None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
-    soft = cv2.resize(soft, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
+    soft, (x0, y0) = _softened(img, q)
+    crop = img[int(y0):int(y0) + soft.shape[0], int(x0):int(x0) + soft.shape[1]]
     for k, source in ((0, crop), (2, crop), (0, soft), (2, soft)):
         o, xa, ya, _ = corner_frame(q, k)
         for _ in range(n // 2 if source is soft else n):
@@ -264,22 +390,39 @@ def score_matrix(seen: list[SeenCard]) -> np.ndarray:
 
 def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None) -> list[SeenCard]:
     """Give each standard card to at most one seen card (each seen card at most one card), best total score.
+    With more than 52 cards seen, the one or two left over are the jokers: red or black by their ink.
 
-    ``allowed``: per image, the card ids it holds (from a labels file); cards outside it are ruled out.
+    ``allowed``: per image, the card ids it holds (from a labels file); cards outside it are ruled out, and a
+    card left over in an image whose labels name jokers is one of them.
     """
-    if len(seen) > N_STANDARD and allowed is None:
-        raise EnrolError(f"{len(seen)} cards found in the pictures; a deck has {N_STANDARD} (jokers apart)")
+    if len(seen) > N_STANDARD + len(JOKER_IDS) and allowed is None:
+        raise EnrolError(f"{len(seen)} cards found in the pictures; a deck has {N_STANDARD} and at most "
+                         f"{len(JOKER_IDS)} jokers")
     s = score_matrix(seen)
     if allowed is not None:
         for i, c in enumerate(seen):
             mask = np.ones(N_STANDARD, bool)
-            mask[list(allowed.get(c.image, set()))] = False
+            mask[[k for k in allowed.get(c.image, set()) if k < N_STANDARD]] = False
             s[i, mask] = -1e6
     rows, cols = hungarian(-s)
     for i, j in zip(rows, cols):
         if s[i, j] > -1e5:
             seen[i].proposed = str(Card(int(j)))
             seen[i].score = float(np.exp(s[i, j] / max(len(seen[i].reads), 1)))
+    left = [c for c in seen if c.proposed is None]
+    if allowed is None:
+        jokers = left if len(seen) > N_STANDARD else []
+    else:
+        jokers = []
+        for image in {c.image for c in left}:
+            named = sum(k in JOKER_IDS for k in allowed.get(image, set()))
+            jokers += sorted((c for c in left if c.image == image), key=lambda c: -c.red)[:named]
+    for c in jokers:
+        c.proposed = str(Card(JOKER_IDS[0] if c.red >= RED_INK else JOKER_IDS[1]))
+        c.score = 0.0
+    if len(jokers) == 2 and jokers[0].proposed == jokers[1].proposed:  # a pair: the redder one is the red joker
+        red, black = sorted(jokers, key=lambda c: -c.red)
+        red.proposed, black.proposed = str(Card(JOKER_IDS[0])), str(Card(JOKER_IDS[1]))
     return seen
 
 
@@ -287,10 +430,17 @@ def build_deck(name: str, seen: list[SeenCard], reader: Reader) -> EnrolledDeck:
     """Prototypes from every corner of every labelled card; standardised with the generic models' scaling."""
     check_name(name)
     feats, labels = [], []
+    looks, look_labels = [], []
+    red: dict[int, list[float]] = {}
     for c in seen:
         if c.proposed is None:
             continue
         cid = int(Card.parse(c.proposed))
+        looks += c.looks
+        look_labels += [cid] * len(c.looks)
+        if cid in JOKER_IDS:  # jokers are told by their look only; their glyphs (if any) are no rank and suit
+            red.setdefault(cid, []).append(c.red)
+            continue
         for r in c.reads + c.extra:
             if r.features is not None:
                 feats.append(r.features)
@@ -301,7 +451,11 @@ def build_deck(name: str, seen: list[SeenCard], reader: Reader) -> EnrolledDeck:
     std = np.concatenate([reader.rank_model.std, reader.suit_model.std])
     deck = EnrolledDeck(name, np.zeros((0, len(mean)), np.float32), np.array(labels, int), mean, std)
     deck.prototypes = deck.embed(np.array(feats, np.float32))
-    deck.info = {"cards": len(set(labels)), "corners": len(labels)}
+    if red:  # the look of every card, so that a joker is told from the rest; none needed without jokers
+        deck.looks = np.array(looks, np.float32)
+        deck.look_labels = np.array(look_labels, int)
+        deck.joker_red = {k: float(np.mean(v)) for k, v in red.items()}
+    deck.info = {"cards": len(set(labels)), "corners": len(labels), "jokers": len(red)}
     return deck
 
 

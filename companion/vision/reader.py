@@ -290,6 +290,14 @@ class Reader:
                 again = self._read_quad(image, r.quad, faint=True)
                 if again.code is not None and not again.face_down:
                     out[k] = again
+        if self.deck is not None and self.deck.jokers:
+            # A whole card no index names (or whose art passed for a back) may be one of the enrolled deck's
+            # jokers, told by how its corners look (``EnrolledDeck.joker_in``).
+            for k, r in enumerate(out):
+                if r.code is None or r.face_down:
+                    joker = self.deck.joker_in(image, r.quad)
+                    if joker is not None:
+                        out[k] = CardRead(joker[0], joker[1], r.quad, "tl", False)
         for quad in det.backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
