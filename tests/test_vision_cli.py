@@ -107,3 +107,31 @@ def test_calibrate_without_cards_says_so_and_scan_rejects_a_bad_zone_file(tmp_pa
     zones.write_text("{not json")
     assert main(["scan", str(p), "--zones", str(zones)]) == 2
     assert "zone file" in capsys.readouterr().err
+
+
+def test_enrol_asks_and_takes_corrections_by_number(tmp_path, capsys, monkeypatch) -> None:
+    import re
+    import sys
+
+    p = _picture(tmp_path, ["Ah", "Kh", "Qh"], seed=36, name="row.png")
+    answers = iter(["1=Zz", "", "y"])
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+
+    def listing(text: str) -> list[str]:  # the codes of the last listing, in card order
+        return re.findall(r"^\s+\d+\s+row\.png \(\d+, \d+\): (\S+)", text, re.M)[-3:]
+
+    decks = tmp_path / "decks"
+    assert main(["enrol", str(p), "--deck", "home", "--decks-dir", str(decks)]) == 1  # '' quits
+    out = capsys.readouterr().out
+    first = listing(out)
+    assert sorted(first) == ["Ah", "Kh", "Qh"]
+    assert "Nothing changed: '1=Zz'" in out and "Nothing stored." in out and not decks.exists()
+
+    # Give card 1 the code card 2 had: card 2 is solved again around it (each card once), then stored.
+    answers = iter([f"1={first[1]}", "3=-", "y"])
+    assert main(["enrol", str(p), "--deck", "home", "--decks-dir", str(decks)]) == 0
+    out = capsys.readouterr().out
+    fixed = listing(out)
+    assert fixed[0] == first[1] and fixed[2] == "-" and fixed[1] != first[1]
+    assert "Stored deck 'home': 2 cards" in out

@@ -21,6 +21,7 @@ from companion.cli import InputError
 if TYPE_CHECKING:
     import numpy as np
 
+    from companion.vision.enrol import SeenCard
     from companion.vision.reader import Reader
 
 
@@ -128,7 +129,8 @@ def run_scan(args: argparse.Namespace) -> int:
 
 
 def run_enrol(args: argparse.Namespace) -> int:
-    from companion.vision.enrol import EnrolError, build_deck, check_name, collect, propose, read_labels
+    from companion.vision.enrol import (EnrolError, build_deck, check_name, collect, parse_fixes, propose,
+                                        read_labels)
 
     try:
         check_name(args.deck)
@@ -143,30 +145,50 @@ def run_enrol(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a bad card name in the labels file
         raise InputError(f"labels: {exc}") from None
     labelled = [c for c in seen if c.proposed]
-    rows: list[dict[str, Any]] = [{"image": c.image, "centre": [_r(v) for v in c.quad.mean(axis=0)],
-                                   "proposed": c.proposed, "generic": c.generic_code, "score": round(c.score, 3)}
-                                  for c in seen]
     if args.json:
+        rows: list[dict[str, Any]] = [{"image": c.image, "centre": [_r(v) for v in c.quad.mean(axis=0)],
+                                       "proposed": c.proposed, "generic": c.generic_code, "score": round(c.score, 3)}
+                                      for c in seen]
         print(json.dumps({"deck": args.deck, "found": len(seen), "labelled": len(labelled), "cards": rows}, indent=1))
     else:
-        print(f"{len(seen)} cards found, {len(labelled)} labelled:")
-        for r in rows:
-            flag = "" if r["proposed"] == r["generic"] else "   (reader said " + str(r["generic"]) + ")"
-            print(f"  {r['image']} ({r['centre'][0]:.0f}, {r['centre'][1]:.0f}): {r['proposed']}{flag}")
+        _print_proposal(seen)
     if not labelled:
         raise InputError("no card could be read in the enrolment pictures")
     if not (args.labels or args.yes):
         if not sys.stdin.isatty():
             raise InputError("confirm with --yes (or give --labels) when not run interactively")
-        if input("Store this labelling? [y/N] ").strip().lower() not in ("y", "yes"):
-            print("Nothing stored.")
-            return 1
+        fixes: dict[int, str | None] = {}
+        while True:
+            answer = input("Store this labelling? y stores it, n quits; or correct cards by number, e.g. "
+                           "'12=Kh 30=-' (- for no card): ").strip()
+            if answer.lower() in ("y", "yes"):
+                break
+            if answer.lower() in ("", "n", "no"):
+                print("Nothing stored.")
+                return 1
+            try:
+                more = {**fixes, **parse_fixes(answer, len(seen))}
+                seen = propose(seen, allowed, more)  # checks before it changes anything
+            except EnrolError as exc:
+                print(f"Nothing changed: {exc}")
+                continue
+            fixes = more
+            _print_proposal(seen)
     deck = build_deck(args.deck, seen, reader)
     path = deck.save(args.decks_dir)
     if not args.json:
         jokers = f", {deck.info['jokers']} joker{'s' if deck.info['jokers'] != 1 else ''}" if deck.info["jokers"] else ""
         print(f"Stored deck {args.deck!r}: {deck.info['cards']} cards{jokers}, {deck.info['corners']} corners -> {path}")
     return 0
+
+
+def _print_proposal(seen: "list[SeenCard]") -> None:
+    """The proposed labelling, numbered for corrections, with where the assignment overrode the reader."""
+    print(f"{len(seen)} cards found, {sum(c.proposed is not None for c in seen)} labelled:")
+    for k, c in enumerate(seen, 1):
+        x, y = c.quad.mean(axis=0)
+        flag = "" if c.proposed == c.generic_code else f"   (reader said {c.generic_code})"
+        print(f"  {k:>3}  {c.image} ({x:.0f}, {y:.0f}): {c.proposed or '-'}{flag}")
 
 
 def _zones_path(arg: str | None) -> Path:

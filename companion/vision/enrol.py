@@ -388,15 +388,26 @@ def score_matrix(seen: list[SeenCard]) -> np.ndarray:
     return s
 
 
-def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None) -> list[SeenCard]:
+def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
+            fixed: dict[int, str | None] | None = None) -> list[SeenCard]:
     """Give each standard card to at most one seen card (each seen card at most one card), best total score.
     With more than 52 cards seen, the one or two left over are the jokers: red or black by their ink.
 
     ``allowed``: per image, the card ids it holds (from a labels file); cards outside it are ruled out, and a
-    card left over in an image whose labels name jokers is one of them.
+    card left over in an image whose labels name jokers is one of them. ``fixed``: the crew's corrections, seen
+    card (its index) to its code, or None for something that is no card (a chip, a box): those stand, and the
+    rest is solved again around them (a card the crew gave to one place is no other's).
     """
-    if len(seen) > N_STANDARD + len(JOKER_IDS) and allowed is None:
-        raise EnrolError(f"{len(seen)} cards found in the pictures; a deck has {N_STANDARD} and at most "
+    fixed = dict(fixed or {})
+    codes = [c for c in fixed.values() if c is not None]
+    if len(set(codes)) < len(codes):
+        twice = sorted({c for c in codes if codes.count(c) > 1})
+        raise EnrolError(f"{', '.join(twice)} given to more than one card")
+    if any(not 0 <= i < len(seen) for i in fixed):
+        raise EnrolError(f"there are cards 1 to {len(seen)} only")
+    cards = len(seen) - sum(v is None for v in fixed.values())
+    if cards > N_STANDARD + len(JOKER_IDS) and allowed is None:
+        raise EnrolError(f"{cards} cards found in the pictures; a deck has {N_STANDARD} and at most "
                          f"{len(JOKER_IDS)} jokers")
     s = score_matrix(seen)
     if allowed is not None:
@@ -404,25 +415,33 @@ def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None) ->
             mask = np.ones(N_STANDARD, bool)
             mask[[k for k in allowed.get(c.image, set()) if k < N_STANDARD]] = False
             s[i, mask] = -1e6
+    for i, code in fixed.items():
+        s[i, :] = -1e6
+        if code is not None and int(Card.parse(code)) < N_STANDARD:
+            s[:, int(Card.parse(code))] = -1e6
+    for i, c in enumerate(seen):
+        c.proposed, c.score = (fixed[i], 1.0) if i in fixed else (None, 0.0)
     rows, cols = hungarian(-s)
     for i, j in zip(rows, cols):
         if s[i, j] > -1e5:
             seen[i].proposed = str(Card(int(j)))
             seen[i].score = float(np.exp(s[i, j] / max(len(seen[i].reads), 1)))
-    left = [c for c in seen if c.proposed is None]
+    left = [c for i, c in enumerate(seen) if c.proposed is None and i not in fixed]
+    free = [k for k in JOKER_IDS if str(Card(k)) not in codes]  # the jokers the crew has not placed
     if allowed is None:
-        jokers = left if len(seen) > N_STANDARD else []
+        jokers = left if cards > N_STANDARD else []
     else:
         jokers = []
         for image in {c.image for c in left}:
-            named = sum(k in JOKER_IDS for k in allowed.get(image, set()))
+            named = sum(k in free for k in allowed.get(image, set()))
             jokers += sorted((c for c in left if c.image == image), key=lambda c: -c.red)[:named]
+    jokers = sorted(jokers, key=lambda c: -c.red)[:len(free)]
     for c in jokers:
         c.proposed = str(Card(JOKER_IDS[0] if c.red >= RED_INK else JOKER_IDS[1]))
         c.score = 0.0
-    if len(jokers) == 2 and jokers[0].proposed == jokers[1].proposed:  # a pair: the redder one is the red joker
-        red, black = sorted(jokers, key=lambda c: -c.red)
-        red.proposed, black.proposed = str(Card(JOKER_IDS[0])), str(Card(JOKER_IDS[1]))
+    if len(jokers) == len(free):  # each joker once: the redder card is the red joker
+        for c, k in zip(jokers, free):
+            c.proposed = str(Card(k))
     return seen
 
 
@@ -457,6 +476,37 @@ def build_deck(name: str, seen: list[SeenCard], reader: Reader) -> EnrolledDeck:
         deck.joker_red = {k: float(np.mean(v)) for k, v in red.items()}
     deck.info = {"cards": len(set(labels)), "corners": len(labels), "jokers": len(red)}
     return deck
+
+
+def parse_fixes(text: str, n: int) -> dict[int, str | None]:
+    """The crew's corrections to a proposal, e.g. ``'12=Kh 30=-'``: card 12 (counted from 1) is the king of
+    hearts, card 30 is no card. Returns seen-card index to code (None for no card); a bad entry raises
+    ``EnrolError`` naming it.
+
+    >>> parse_fixes("3=10h, 1=-", 5)
+    {2: 'Th', 0: None}
+    """
+    out: dict[int, str | None] = {}
+    for token in re.split(r"[\s,;]+", text.strip()):
+        if not token:
+            continue
+        num, eq, code = token.partition("=")
+        if not eq or not num.strip().isdigit():
+            raise EnrolError(f"{token!r}: write a card's number, '=' and what it is, e.g. 12=Kh (or 12=- for no card)")
+        k = int(num)
+        if not 1 <= k <= n:
+            raise EnrolError(f"{token!r}: there are cards 1 to {n}")
+        if code.strip() in ("-", ""):
+            out[k - 1] = None
+            continue
+        try:
+            card = Card.parse(code.strip())
+        except ValueError:
+            card = None
+        if card is None or int(card) > max(JOKER_IDS):  # the suitless Jack is a specialist card, not the deck's
+            raise EnrolError(f"{token!r}: {code.strip()!r} is not a card of the deck (e.g. As, Td, 10d, JR)")
+        out[k - 1] = str(card)
+    return out
 
 
 def read_labels(path: str | Path) -> dict[str, set[int]]:
