@@ -12,7 +12,7 @@ neighbour, cosine similarity) instead of asking the generic classifiers.
 Jokers have no common design (a word down the edge, a star, a jester, nothing at the corner), so the generic
 reader knows them only when their corner reads as a J over letters. Laid out with the deck (53 or 54 cards),
 they are the cards left over once each of the 52 has been given (or a labels file names them), and the deck
-keeps what every card's index corners *look like* (``corner_look``: the corner, grey, small and normalised).
+keeps what every card's index corners *look like* (``frame_looks``: the corner, grey, small and normalised).
 At play, a whole card the glyph reading leaves unnamed is a joker when its corner looks most like a joker's,
 clearly more than like any other card of the deck (``EnrolledDeck.joker_in``).
 
@@ -34,14 +34,16 @@ from typing import Any, Sequence, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision.reader import CornerRead, Reader, corner_frame
-from companion.vision.reader_glyph import PATCH_PX, corner_patch
+from companion.vision.reader_glyph import corner_patch
 
 N_STANDARD = 52
 JOKER_IDS = (52, 53)  # red, black (``companion.cards``)
-LOOK_SIZE = (12, 22)  # a corner's look: the corner patch (0.34 x 0.62 card widths), grey, at this size
+LOOK_PX = 60  # a corner's look (``frame_looks``): pixels per card width ...
+LOOK_REGION = (0.24, 0.46)  # ... over this much of the card from its corner (card widths): any deck's index
 LOOK_SHIFT = 0.04  # card widths: at play, a corner is looked at shifted up to this much each way
 JOKER_SIM = 0.8  # a joker's look: cosine similarity to a joker's corner at least this ...
 JOKER_MARGIN = 0.1  # ... and this much more than to any other card's
@@ -133,16 +135,46 @@ class EnrolledDeck:
     threshold: float = 0.5
     temperature: float = 0.05
     info: dict[str, Any] = field(default_factory=dict)
-    # Index corners as they look (``corner_look``), every card's, and their card ids: the jokers among them are
-    # told from the rest by look alone (``joker_in``). Empty for a deck enrolled without jokers.
-    looks: np.ndarray = field(default_factory=lambda: np.zeros((0, LOOK_SIZE[0] * LOOK_SIZE[1]), np.float32))
+    # Index corners as they look (``frame_looks``), every card's, and their card ids: the jokers among them are
+    # told from the rest by look alone (``joker_in``). Empty for a deck enrolled without jokers. (Pocket cards
+    # named by look where their glyphs do not read named 2 right of 23 on four-colour tuning scenes: a look
+    # tells a joker from a card, not one rank from the next.)
+    looks: np.ndarray = field(default_factory=lambda: np.zeros((0, _look_dims()), np.float32))
     look_labels: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
     joker_red: dict[int, float] = field(default_factory=dict)  # per joker id: its corners' red share of ink
+    _means: np.ndarray | None = field(default=None, repr=False, compare=False)  # per card id, its mean look
 
     @property
     def jokers(self) -> bool:
         """The deck was enrolled with a joker."""
         return bool(np.isin(self.look_labels, JOKER_IDS).any())
+
+    def look_scores(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
+                    shift: float = LOOK_SHIFT) -> np.ndarray:
+        """Per card id (54), the best cosine similarity of the corner frame's looks, shifted up to ``shift`` card
+        widths, to that card's enrolled looks (-1 for a card without any). The three cards whose mean look is
+        nearest are compared look by look; the rest keep the mean's similarity, a lower bound's stand-in."""
+        out = np.full(54, -1.0, np.float32)
+        if not len(self.looks):
+            return out
+        win = frame_looks(image, origin, x_axis, y_axis, shift=shift)
+        means = self._mean_looks()
+        coarse = (means @ win.T).max(axis=1)
+        ids = np.flatnonzero(np.isfinite(coarse))
+        out[ids] = coarse[ids]
+        for i in ids[np.argsort(-coarse[ids])][:3]:
+            out[i] = float((self.looks[self.look_labels == i] @ win.T).max())
+        return out
+
+    def _mean_looks(self) -> np.ndarray:
+        """Per card id, the normalised mean of its looks (NaN rows for cards without any); computed once."""
+        if self._means is None:
+            means = np.full((54, self.looks.shape[1]), np.nan, np.float32)
+            for i in np.unique(self.look_labels):
+                m = self.looks[self.look_labels == i].mean(axis=0)
+                means[i] = m / (np.linalg.norm(m) + 1e-9)
+            self._means = means
+        return means if self._means is None else self._means
 
     def joker_in(self, image: np.ndarray, quad: np.ndarray) -> tuple[str, float] | None:
         """('JR' or 'JB', similarity) when the whole card ``quad`` in ``image`` looks like one of this deck's
@@ -151,19 +183,15 @@ class EnrolledDeck:
         if not self.jokers:
             return None
         q = np.asarray(quad, np.float64)
-        w = float(np.linalg.norm(q[1] - q[0]))
         # The outline found at play may sit a little off the card (a row of touching cards cut into a grid):
         # each corner is looked at shifted by up to LOOK_SHIFT card widths, and the best match counts.
-        steps = np.linspace(-LOOK_SHIFT, LOOK_SHIFT, 5) * w
-        looks = [lk for k in range(4) for dx in steps for dy in steps
-                 if (lk := corner_look(image, q + (dx, dy), k)) is not None]
-        if not looks:
-            return None
-        sims = self.looks @ np.array(looks).T  # prototypes x corners
-        best = sims.max(axis=1)
-        is_joker = np.isin(self.look_labels, JOKER_IDS)
-        j = int(np.argmax(np.where(is_joker, best, -2.0)))
-        other = float(best[~is_joker].max()) if (~is_joker).any() else -1.0
+        best = np.full(54, -1.0, np.float32)
+        for k in range(4):
+            o, xa, ya, landscape = corner_frame(q, k)
+            if not landscape:
+                best = np.maximum(best, self.look_scores(image, o, xa, ya))
+        j = max(JOKER_IDS, key=lambda i: float(best[i]))
+        other = float(best[:N_STANDARD].max())
         if best[j] < JOKER_SIM or best[j] - other < JOKER_MARGIN:
             return None
         ids = sorted(self.joker_red)
@@ -171,7 +199,7 @@ class EnrolledDeck:
             red = red_share(image, quad)
             jid = min(ids, key=lambda i: abs(self.joker_red[i] - red))
         else:
-            jid = int(self.look_labels[j])
+            jid = j
         return str(Card(jid)), float(best[j])
 
     def embed(self, features: np.ndarray) -> np.ndarray:
@@ -228,30 +256,44 @@ class EnrolledDeck:
         z = np.load(path, allow_pickle=False)
         deck = cls(name, z["prototypes"].astype(np.float32), z["labels"].astype(int), z["mean"], z["std"],
                    info=json.loads(str(z["info"])))
-        if "looks" in z.files:  # decks stored before jokers were enrolled have none
+        if "looks" in z.files and z["looks"].shape[1:] == (_look_dims(),):  # older decks have none
             deck.looks = z["looks"].astype(np.float32)
             deck.look_labels = z["look_labels"].astype(int)
             deck.joker_red = {int(k): float(v) for k, v in json.loads(str(z["joker_red"])).items()}
         return deck
 
 
-def corner_look(image: np.ndarray, quad: np.ndarray, k: int) -> np.ndarray | None:
-    """What index corner ``k`` of a whole card looks like: its corner patch in grey at ``LOOK_SIZE``, zero mean,
-    unit length; the rounded tip (where the mat shows, different at play than at enrolment) counts as paper.
-    None for a landscape corner (no index there) or a plain one."""
-    o, xa, ya, landscape = corner_frame(np.asarray(quad, np.float64), k)
-    if landscape:
-        return None
-    grey = cv2.cvtColor(corner_patch(image, o.astype(np.float32), xa.astype(np.float32), ya.astype(np.float32)),
-                        cv2.COLOR_BGR2GRAY)
-    u, v = np.meshgrid(np.arange(grey.shape[1]), np.arange(grey.shape[0]))
-    grey[u + v < 0.06 * PATCH_PX] = np.uint8(np.median(grey))
-    t = cv2.resize(grey, LOOK_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
-    t -= t.mean()
-    n = float(np.linalg.norm(t))
-    if n < 3.0 * np.sqrt(t.size):  # under 3 grey levels of spread: nothing printed there
-        return None
-    out: np.ndarray = t / n
+def _look_dims() -> int:
+    return int(round(LOOK_REGION[0] * LOOK_PX)) * int(round(LOOK_REGION[1] * LOOK_PX))
+
+
+def frame_looks(image: np.ndarray, origin: npt.ArrayLike, x_axis: npt.ArrayLike, y_axis: npt.ArrayLike,
+                shift: float = 0.0) -> np.ndarray:
+    """What a corner frame (``origin``; ``x_axis``, ``y_axis`` one card width along the top edge and down the
+    side) looks like over ``LOOK_REGION``: grey at ``LOOK_PX`` per card width, zero mean, unit length, the
+    rounded tip (where the table shows, different at play than at enrolment) taken as the paper. One row per
+    shift of whole look pixels up to ``shift`` card widths each way; a row of zeros where nothing is printed."""
+    w, h = int(round(LOOK_REGION[0] * LOOK_PX)), int(round(LOOK_REGION[1] * LOOK_PX))
+    s = int(round(shift * LOOK_PX))
+    up = 2  # resampled at twice the look's resolution, then averaged down (no aliasing from a big picture)
+    xa = np.asarray(x_axis, np.float64) / (LOOK_PX * up)
+    ya = np.asarray(y_axis, np.float64) / (LOOK_PX * up)
+    o = np.asarray(origin, np.float64) - s * up * (xa + ya)
+    m = np.array([[xa[0], ya[0], o[0]], [xa[1], ya[1], o[1]]], np.float32)
+    big = cv2.warpAffine(image, m, ((w + 2 * s) * up, (h + 2 * s) * up), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_REPLICATE)
+    grey = cv2.resize(cv2.cvtColor(big, cv2.COLOR_BGR2GRAY), (w + 2 * s, h + 2 * s),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    u, v = np.meshgrid(np.arange(w), np.arange(h))
+    tip = (u + v) < 0.06 * LOOK_PX
+    out = np.zeros(((2 * s + 1) ** 2, w * h), np.float32)
+    for k, (dy, dx) in enumerate((dy, dx) for dy in range(2 * s + 1) for dx in range(2 * s + 1)):
+        win = grey[dy:dy + h, dx:dx + w].copy()
+        win[tip] = np.median(win)
+        t = win.ravel() - win.mean()
+        n = float(np.linalg.norm(t))
+        if n >= 3.0 * np.sqrt(t.size):  # under 3 grey levels of spread: nothing printed there
+            out[k] = t / n
     return out
 
 
@@ -290,7 +332,7 @@ class SeenCard:
     proposed: str | None = None
     score: float = 0.0
     extra: list[CornerRead] = field(default_factory=list)  # reads of slightly shifted frames: more prototypes
-    looks: list[np.ndarray] = field(default_factory=list)  # its index corners' looks (``corner_look``), jittered
+    looks: list[np.ndarray] = field(default_factory=list)  # its index corners' looks (``frame_looks``), jittered
     red: float = 0.0  # the red share of its corners' ink (``red_share``)
 
 
@@ -311,8 +353,8 @@ def collect(reader: Reader, images: Sequence[tuple[str, np.ndarray]]) -> list[Se
 
 
 def _looks(img: np.ndarray, quad: np.ndarray, n: int = 2) -> list[np.ndarray]:
-    """The card's index corners' looks, as outlined and shifted a little (``n`` times each), from the picture as
-    taken and from a softer copy (a card further away, out of focus)."""
+    """The card's index corners' looks (``frame_looks``), as outlined and shifted a little (``n`` times each),
+    from the picture as taken and from a softer copy (a card further away, out of focus)."""
     rng = np.random.default_rng(1)
     q = quad.astype(np.float64)
     w = float(np.linalg.norm(q[1] - q[0]))
@@ -320,10 +362,13 @@ def _looks(img: np.ndarray, quad: np.ndarray, n: int = 2) -> list[np.ndarray]:
     out = []
     for source, at in ((img, (0.0, 0.0)), soft):
         for k in range(4):
+            o, xa, ya, landscape = corner_frame(q - at, k)
+            if landscape:
+                continue
             for i in range(n + 1):
                 shift = rng.normal(0, 0.015 * w, 2) if i else np.zeros(2)
-                lk = corner_look(source, q - at + shift, k)
-                if lk is not None:
+                lk = frame_looks(source, o + shift, xa, ya)[0]
+                if lk.any():
                     out.append(lk)
     return out
 
