@@ -135,3 +135,14 @@ def test_enrol_asks_and_takes_corrections_by_number(tmp_path, capsys, monkeypatc
     fixed = listing(out)
     assert fixed[0] == first[1] and fixed[2] == "-" and fixed[1] != first[1]
     assert "Stored deck 'home': 2 cards" in out
+
+
+def test_scan_with_a_damaged_deck_file_exits_2(tmp_path, capsys) -> None:
+    p = _picture(tmp_path, ["As"])
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "junk.npz").write_bytes(b"not a deck at all")
+    np.savez_compressed(decks / "partial.npz", prototypes=np.zeros((2, 3), np.float32))  # keys missing
+    for name in ("junk", "partial"):
+        assert main(["scan", str(p), "--deck", name, "--decks-dir", str(decks)]) == 2
+        assert f"deck '{name}'" in capsys.readouterr().err

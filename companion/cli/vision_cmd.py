@@ -85,6 +85,8 @@ def _reader(args: argparse.Namespace) -> Reader:
             reader.deck = EnrolledDeck.load(args.deck, args.decks_dir)
         except EnrolError as exc:
             raise InputError(str(exc)) from None
+        if len(reader.deck.mean) != len(reader.rank_model.mean) + len(reader.suit_model.mean):
+            raise InputError(f"deck {args.deck!r} was enrolled with other reader models; enrol it again")
     return reader
 
 

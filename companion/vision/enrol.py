@@ -28,6 +28,7 @@ import csv
 import json
 import os
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence, cast
@@ -253,13 +254,19 @@ class EnrolledDeck:
         path = (Path(home) if home else decks_home()) / f"{name}.npz"
         if not path.exists():
             raise EnrolError(f"no enrolled deck {name!r} in {path.parent}")
-        z = np.load(path, allow_pickle=False)
-        deck = cls(name, z["prototypes"].astype(np.float32), z["labels"].astype(int), z["mean"], z["std"],
-                   info=json.loads(str(z["info"])))
-        if "looks" in z.files and z["looks"].shape[1:] == (_look_dims(),):  # older decks have none
-            deck.looks = z["looks"].astype(np.float32)
-            deck.look_labels = z["look_labels"].astype(int)
-            deck.joker_red = {int(k): float(v) for k, v in json.loads(str(z["joker_red"])).items()}
+        try:
+            z = np.load(path, allow_pickle=False)
+            deck = cls(name, z["prototypes"].astype(np.float32), z["labels"].astype(int), z["mean"], z["std"],
+                       info=json.loads(str(z["info"])))
+            if "looks" in z.files and z["looks"].shape[1:] == (_look_dims(),):  # older decks have none
+                deck.looks = z["looks"].astype(np.float32)
+                deck.look_labels = z["look_labels"].astype(int)
+                deck.joker_red = {int(k): float(v) for k, v in json.loads(str(z["joker_red"])).items()}
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:  # json's errors are ValueErrors
+            raise EnrolError(f"deck {name!r} ({path}) cannot be read: {type(exc).__name__}; enrol it again") from None
+        if deck.prototypes.ndim != 2 or len(deck.labels) != len(deck.prototypes) or \
+                deck.prototypes.shape[1] != len(deck.mean) + 512 or len(deck.looks) != len(deck.look_labels):
+            raise EnrolError(f"deck {name!r} ({path}) does not fit this reader's models; enrol it again")
         return deck
 
 
