@@ -1154,3 +1154,15 @@ def test_turns_square_a_frame_up_on_the_hands_other_edges() -> None:
     turns = _turns(corner, [sq], 100.0)
     assert len(turns) == 1 and abs(turns[0] - 20.0) < 1.0
     assert _turns(corner, [sq + 2000], 100.0) == []
+
+
+def test_a_light_mat_with_cards_lying_on_it_is_not_taken_for_paper() -> None:
+    # A sand-coloured mat, a third of the picture, passed the paper test where the brightness floor missed it; it
+    # was taken for one huge card and the card size (92 px) became the mat's (959 px): no card was found.
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5049, size=(2028, 1521), deck="byronknoll_vector", jokers=False, card_height=0.085)
+    det = detect_cards(sc.image)
+    true_w = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+    assert abs(det.card_width / true_w - 1) < 0.15
+    assert len(det.quads) >= 5

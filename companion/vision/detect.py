@@ -91,6 +91,7 @@ def order_clockwise(pts: np.ndarray) -> np.ndarray:
     return p.astype(np.float32)
 
 
+ON_MAT = 0.002  # share of the picture: paper over the floor this big lying in a light region makes it a mat
 BIG_PAPER = 0.1  # a paper region this share of the picture may be cards on a light surface (_cards_on_paper)
 CARDS_BRIGHTER = 20  # levels of V - S by which such cards must stand out from the surface
 SURFACE_TINT = 15  # levels of saturation by which that surface must be more tinted than the cards
@@ -170,6 +171,14 @@ def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.
         x, y, bw, bh = cv2.boundingRect(c)
         inside = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
+        # A light mat under the cards, not a card in shade: two or more solid pieces of paper over the floor lie
+        # on it, together a small part of it (a mat of a third of the picture or more passed for paper, and the
+        # card size became the mat's). A glint on a close-up's cards breaks into pieces too, but they are most
+        # of the region.
+        _, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_and(out[y:y + bh, x:x + bw], inside))
+        on = stats[1:][(stats[1:, 4] >= ON_MAT * area_img) & (stats[1:, 4] >= 0.6 * stats[1:, 2] * stats[1:, 3])]
+        if len(on) >= 2 and cv2.contourArea(c) > 4 * float(on[:, 4].sum()):
+            continue
         if float((high[y:y + bh, x:x + bw][inside > 0] > 0).mean()) < 0.15:
             roi = out[y:y + bh, x:x + bw]
             roi[(inside > 0) & (low[y:y + bh, x:x + bw] > 0)] = 255
