@@ -78,6 +78,7 @@ MARGIN_MIN_PX = 40
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
 DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
+QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
 
@@ -288,6 +289,21 @@ class Reader:
             if r.code is None and not r.face_down and not any(
                     _inside(b.centre, r.quad) for b in out if b.code is not None and not b.face_down):
                 again = self._read_quad(image, r.quad, faint=True)
+                # At low resolution (an index 10 px tall) a pixel or two of the outline decides whether the
+                # glyphs come apart: the outline a little smaller, then a little bigger (QUAD_JITTER), named
+                # only when both corners read and agree by the guessed-corner margin (frames moved off the
+                # outline found are a guess).
+                tries = ((f * (r.quad - r.centre) + r.centre).astype(np.float32) for f in QUAD_JITTER)
+                while again.code is None or again.face_down:
+                    q = next(tries, None)
+                    if q is None:
+                        break
+                    for faint in (False, True):
+                        again = self._read_quad(image, q, both=True, faint=faint)
+                        if again.code is not None and not again.face_down and \
+                                again.confidence >= self.threshold + GUESSED_MARGIN:
+                            break
+                        again = r
                 if again.code is not None and not again.face_down:
                     out[k] = again
         if self.deck is not None and self.deck.jokers:
