@@ -1179,3 +1179,16 @@ def test_an_unread_whole_card_is_read_again_from_an_outline_a_little_smaller_or_
     card = next(c for c in sc.cards if c.code == code)
     reads = reader.read_still(sc.image)
     assert any(r.code == code and np.linalg.norm(r.centre - card.centre) < 10 for r in reads)
+
+
+def test_a_thin_pale_red_rank_still_counts_as_red_ink(reader: Reader) -> None:
+    # A 6 of hearts whose index is 10 px tall: the rank's thin strokes, averaged with their rims, were pink
+    # (30 levels redder than green, under the 35 that tells red), so the heart was "in dark ink" and refused.
+    from companion.vision.reader import corner_frame
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5035, size=(2028, 1520), deck="byronknoll_vector", jokers=False, card_height=0.085)
+    card = next(c for c in sc.cards if c.code == "6h")
+    o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 2)
+    r = reader.read_corner(sc.image, o, xa, ya, 0.015, guessed=True)
+    assert r is not None and r.red

@@ -29,7 +29,7 @@ from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, ca
                                      order_clockwise, short_side)
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
-                                            locate_index_why)
+                                            locate_index_why, suit_colour)
 from companion.vision.reader_model import load_classifier
 
 if TYPE_CHECKING:
@@ -170,7 +170,10 @@ class Reader:
             suit_p = soft * (suit_p.sum() / max(float(soft.sum()), 1e-9))
         joker = float(ps[sk.index("letter")] * pr[rk.index("J")])
         ink = g.ink_colour
-        red = bool(ink[2] > ink[1] + 35)
+        # Red ink: the rank's and the suit's redness together (a thin rank at low resolution pales to pink; the
+        # suit is a solid shape).
+        suit_ink = suit_colour(g, patch)
+        red = bool((ink[2] - ink[1] + suit_ink[2] - suit_ink[1]) / 2 > 35)
         box = None
         if origin is not None:
             from companion.vision.reader_glyph import PATCH_PX
