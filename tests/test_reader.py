@@ -1192,3 +1192,18 @@ def test_a_thin_pale_red_rank_still_counts_as_red_ink(reader: Reader) -> None:
     o, xa, ya, _ = corner_frame(card.quad.astype(np.float64), 2)
     r = reader.read_corner(sc.image, o, xa, ya, 0.015, guessed=True)
     assert r is not None and r.red
+
+
+@pytest.mark.parametrize("seed,deck,code", [(5064, "byronknoll_vector", "8h"),
+                                            (5060, "saulspatz_gang4colour", "3c")])
+def test_a_low_resolution_pocket_corner_is_tried_in_a_few_more_frames(reader: Reader, seed: int, deck: str,
+                                                                      code: str) -> None:
+    # Cards about 90 px wide (0.085 of a 2028x1521 picture's height): the outline corner's frame did not part
+    # the index's glyphs, a frame 0.02 card widths off it did (JITTER_LO, under LO_CW).
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(seed, size=(2028, 1521), deck=deck, jokers=False, card_height=0.085)
+    card = next(c for c in sc.cards if c.code == code)
+    reads = reader.read_still(sc.image)
+    cw = float(np.linalg.norm(card.quad[1] - card.quad[0]))
+    assert any(r.code == code and np.linalg.norm(r.centre - card.centre) < cw for r in reads)
