@@ -9,14 +9,15 @@ Measured on data the reader never trained on:
 
 - synthetic table scenes (``companion.vision.synthetic``) dealt from the held-out deck (``glyphs.HELD_OUT_DECK``),
   community cards and pocket cards apart, with the generic reader and with the deck enrolled; and the same seeds
-  with the whole table in view (small cards at 4056x3040, ``SMALL_CARDS``);
+  with the whole table in view (small cards at 4056x3040, ``SMALL_CARDS``), and those small cards again at
+  2028x1521 (``LOW_SIZE``: a lower-resolution camera, indices about 10 px tall);
 - decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows (needs Pillow);
 - the real photographs in ``/work/shared/photos/edje_pinochle_train`` (ranks 9-A only, no suits: rank-only), card
   by card against their labelled boxes, the even images (tuned on) and the odd ones (not) apart;
 - time per full-resolution still (4056x3040) and per 640x480 watch frame, on one core (cv2.setNumThreads(1)).
 
-The detector and reader were tuned by looking at synthetic scenes with seeds 5000-5029; the benchmark's scenes
-start at seed 9000 and were not looked at while tuning.
+The detector and reader were tuned by looking at synthetic scenes of the other decks with seeds 5000-5149; the
+benchmark's scenes start at seed 9000 and were not looked at while tuning.
 
 "Right" counts face-up cards with an unhidden corner index (at least 80 % visible) that a read names within
 one card width of the card; "wrong" counts reads naming a card that does not lie within one card width (as a
@@ -50,6 +51,7 @@ PHOTOS = Path(os.environ.get("GANG_SHARED", ROOT.parent / "shared")) / "photos" 
 # The whole table in view: cards this share of the picture's height (the HQ camera higher up, or a wider lens;
 # real table photos put an index at 8-11 px in 1600 px), at the camera's full resolution.
 SMALL_SIZE, SMALL_CARDS = (4056, 3040), 0.085
+LOW_SIZE = (2028, 1521)
 ALL52 = [r + s for s in "cdhs" for r in "23456789TJQKA"]
 ALL54 = ALL52 + ["JR", "JB"]
 
@@ -398,6 +400,11 @@ def main(argv=None) -> int:
     small = synthetic(both, n, args.deck, size=SMALL_SIZE, seed0=args.seed0, card_height=SMALL_CARDS,
                       label="small cards")
     res["small_generic"], res["small_enrolled"] = small["generic"], small["enrolled"]
+    # The same small cards from a lower-resolution camera (a webcam, a phone photo scaled down): cards about 90 px
+    # wide, indices about 10 px tall, as in real table photos scaled to 1600-2000 px.
+    low = synthetic(both, n, args.deck, size=LOW_SIZE, seed0=args.seed0, card_height=SMALL_CARDS,
+                    label="low resolution")
+    res["low_generic"], res["low_enrolled"] = low["generic"], low["enrolled"]
     try:
         from companion.vision.glyphs import list_fonts
 
@@ -410,10 +417,11 @@ def main(argv=None) -> int:
 
     print(f"\nCard reader benchmark (deck held out of training: {args.deck}; {n} synthetic scenes 2028x1520 "
           f"from seed {args.seed0}; small cards: the same seeds at {SMALL_SIZE[0]}x{SMALL_SIZE[1]}, cards "
-          f"{SMALL_CARDS} of the picture's height)\n")
+          f"{SMALL_CARDS} of the picture's height; low resolution: those small cards at {LOW_SIZE[0]}x{LOW_SIZE[1]})\n")
     print(f"{'set':<34}{'readable':>9}{'right':>10}{'wrong':>10}{'absent':>10}")
     for label, key in (("generic", "generic"), ("enrolled", "enrolled"), ("small cards, generic", "small_generic"),
-                       ("small cards, enrolled", "small_enrolled")):
+                       ("small cards, enrolled", "small_enrolled"), ("low resolution, generic", "low_generic"),
+                       ("low resolution, enrolled", "low_enrolled")):
         for kind in ("community", "pocket"):
             c = res[key][kind]
             print(f"{label + ' / ' + kind:<34}{c.get('readable', 0):>9}{_pct(c.get('right', 0), c.get('readable', 0)):>10}"
