@@ -1207,3 +1207,14 @@ def test_a_low_resolution_pocket_corner_is_tried_in_a_few_more_frames(reader: Re
     reads = reader.read_still(sc.image)
     cw = float(np.linalg.norm(card.quad[1] - card.quad[0]))
     assert any(r.code == code and np.linalg.norm(r.centre - card.centre) < cw for r in reads)
+
+
+def test_a_stacked_hand_of_three_is_not_split_as_a_pair_side_by_side(reader: Reader) -> None:
+    # Three cards stacked with offsets fill 0.85 of their rectangle, about two cards' area, like two cards side
+    # by side a little askew; but their rectangle is squarer than a card, and their outline's dents are the
+    # steps between the cards. Split in two, the hand's corners were never searched and 5c and Js went unread.
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5145, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    codes = {r.code for r in reader.read_still(sc.image)}
+    assert {"5c", "Js"} <= codes

@@ -364,10 +364,11 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             det.quads.append(order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
-        if split is None and fill > PAIR_FILL and 1.8 < n < 2.25:
-            # Two cards side by side, a little askew to each other (a V-shaped gap between them): the halves.
+        if split is None and fill > PAIR_FILL and 1.8 < n < 2.25 and card_shaped(aspect):
+            # Two cards side by side, a little askew to each other (a V-shaped gap between them; together as
+            # card-shaped as one card): the halves.
             split = _split_rect(rect, cw, fill)
-            split = split if split is not None and len(split) == 2 else None
+            split = split if split is not None and len(split) == 2 and _v_gap(c, split, cw) else None
         if split:
             det.quads += [q * scale for q in split]
             continue
@@ -641,6 +642,33 @@ def _split_rect(rect: RotatedRect, card_w: float, fill: float) -> list[np.ndarra
             o = a + ua * x + ub * y
             quads.append(order_clockwise(np.array([o, o + ua, o + ua + ub, o + ub], np.float32)))
     return quads
+
+
+def _v_gap(contour: np.ndarray, halves: list[np.ndarray], card_w: float) -> bool:
+    """Two cards side by side a little askew leave a V-shaped gap between them: the outline's deepest dent
+    (at least ``0.04`` card widths deep) lies on the line the halves share. A fanned hand that fills as much of
+    its rectangle has its dents at the steps between its cards, off that line."""
+    hull = cv2.convexHull(contour, returnPoints=False)
+    if hull is None or len(hull) < 4:
+        return False
+    try:
+        defects = cv2.convexityDefects(contour, hull)
+    except cv2.error:  # a self-touching outline
+        return False
+    if defects is None:
+        return False
+    _, _, far, depth = max(defects.reshape(-1, 4).tolist(), key=lambda d: d[3])
+    if depth / 256.0 < 0.04 * card_w:
+        return False
+    a, b = halves[0], halves[1]
+    shared = [p for p in a if np.min(np.linalg.norm(b - p, axis=1)) < 1e-3 * card_w + 1e-3]
+    if len(shared) != 2:
+        return False
+    p0, p1 = shared
+    d = p1 - p0
+    q = contour[far, 0].astype(np.float64)
+    off = abs(float(d[0] * (q[1] - p0[1]) - d[1] * (q[0] - p0[0]))) / max(float(np.linalg.norm(d)), 1e-6)
+    return off < 0.12 * card_w
 
 
 def _eroded_apart(contour: np.ndarray, card_w: float, card_area: float) -> list[np.ndarray] | None:
