@@ -657,7 +657,8 @@ def _v_gap(contour: np.ndarray, halves: list[np.ndarray], card_w: float) -> bool
         return False
     if defects is None:
         return False
-    _, _, far, depth = max(defects.reshape(-1, 4).tolist(), key=lambda d: d[3])
+    row = max(defects.reshape(-1, 4).tolist(), key=lambda d: d[3])
+    far, depth = int(row[2]), float(row[3])
     if depth / 256.0 < 0.04 * card_w:
         return False
     a, b = halves[0], halves[1]
