@@ -45,6 +45,7 @@ OUTSET = 0.015  # card widths
 # once a parted suit kept its joint: reader_glyph); at 0.1, 600 and 267 with two wrong. The real photos' dev
 # half: 194 -> 196 cards, no new wrong read.
 GUESSED_MARGIN = 0.15
+CUT_MARGIN = 0.15  # more still for a 3 cut on the left at a guessed corner (``CornerRead.cut_three``)
 # A guessed corner that does not read is tried again a little further out along x and y (card widths): a frame
 # off by a pixel or two cuts a glyph at the patch border. (The card's edge taken in along the top or left is
 # cleared by the locator itself. Outline corners found at low resolution sit a little inside the card more often
@@ -106,6 +107,9 @@ class CornerRead:
     red: bool
     box: np.ndarray | None  # 4x2 pixels around the index
     glyphs: tuple[tuple[float, float], tuple[float, float], int] | None = None  # rank, suit centres; rank top
+    # A 3 whose left side the frame's border cuts, at a guessed corner: perhaps the right half of an 8 (the
+    # frame a little off the card's edge); it needs ``CUT_MARGIN`` more to be named there.
+    cut_three: bool = False
 
     def card_scores(self) -> np.ndarray:
         """52 log-scores, card id order (rank_index * 4 + suit_index)."""
@@ -201,7 +205,8 @@ class Reader:
         t = t - t.mean()
         t = t / (np.linalg.norm(t) + 1e-6)
         feats = np.concatenate([rf, sf, t.astype(np.float32)])
-        return CornerRead(rank_p, suit_p, joker, feats, red, box, centres)
+        cut_three = guessed and g.rank_box[0] <= 0 and RANKS[int(np.argmax(rank_p))] == "3"
+        return CornerRead(rank_p, suit_p, joker, feats, red, box, centres, cut_three=cut_three)
 
     def decide(self, reads: list[CornerRead], guessed: bool = False
                ) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
@@ -522,7 +527,9 @@ class Reader:
         if r is None:
             return None, located
         code, conf, alts = self.decide([r], guessed=True)
-        if code is None or (conf < self.threshold + GUESSED_MARGIN and not self._deck_agrees([r], code)):
+        need = self.threshold + GUESSED_MARGIN
+        if code is None or (r.cut_three and conf < need + CUT_MARGIN) or (
+                conf < need and not self._deck_agrees([r], code)):  # an enrolled deck does not second a cut 3
             return None, located
         o, xa, ya = card_at, x_axis, y_axis * CARD_ASPECT
         quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
