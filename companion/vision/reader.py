@@ -28,8 +28,8 @@ from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
                                      order_clockwise, short_side)
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
-from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_features, ink_map, locate_index,
-                                            locate_index_why, suit_colour)
+from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
+                                            locate_index, locate_index_why)
 from companion.vision.reader_model import load_classifier
 
 if TYPE_CHECKING:
@@ -179,10 +179,9 @@ class Reader:
             soft = np.sqrt(suit_p)
             suit_p = soft * (suit_p.sum() / max(float(soft.sum()), 1e-9))
         joker = float(ps[sk.index("letter")] * pr[rk.index("J")])
-        ink = g.ink_colour
-        # Red ink: the rank's and the suit's redness together (a thin rank at low resolution pales to pink; the
-        # suit is a solid shape).
-        suit_ink = suit_colour(g, patch)
+        # Red ink: the rank's and the suit's redness together, each from its stronger half of ink (a thin rank at
+        # low resolution pales to pink at its rims; the suit is a solid shape).
+        ink, suit_ink = glyph_colours(g, patch)
         red = bool((ink[2] - ink[1] + suit_ink[2] - suit_ink[1]) / 2 > 35)
         box = None
         if origin is not None:

@@ -310,7 +310,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 changed = True
     rank_box = (sx0, sy0, sx1 - sx0, sy1 - sy0)
     rank_crop, rank_mask, window = _crop(ink, labels, n, [c[5] for c in group], rank_box)
-    ink_colour = _ink_colour(patch_bgr[window], ink[window], rank_mask) if rank_mask.any() else paper
+    ink_colour = np.array(cv2.mean(patch_bgr[window], rank_mask)[:3]) if rank_mask.any() else paper
     # Suit: the nearest glyph below the rank, roughly under it.
     rh = sy1 - sy0
     rcx = (sx0 + sx1) / 2
@@ -339,22 +339,31 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
 
 
 def _ink_colour(patch_bgr: np.ndarray, ink: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The mean colour of a glyph's stronger half of ink: a thin stroke at low resolution is paper at its rim,
+    """The mean colour of a glyph's stronger ink (over its mean): a thin stroke at low resolution is paper at its rim,
     and its mean over the whole glyph pales a red rank to pink (a 6 of hearts 30 levels redder than green,
     under the 35 that tells red)."""
-    vals = ink[mask > 0]
-    core = (mask > 0) & (ink >= float(np.median(vals)))
-    return np.array(cv2.mean(patch_bgr, core.astype(np.uint8))[:3])
+    cut = cv2.mean(ink, mask)[0]  # the glyph's mean ink: about its median, and cheaper
+    core = cv2.bitwise_and((ink >= cut).astype(np.uint8), mask)
+    return np.array(cv2.mean(patch_bgr, core)[:3])
 
 
-def suit_colour(g: IndexGlyphs, patch_bgr: np.ndarray) -> np.ndarray:
-    """The mean colour of the suit glyph's stronger half of ink (the rank's colour where there is no suit)."""
-    if g.suit is None or g.suit_box is None or not (g.suit > 0).any():
-        return g.ink_colour
-    x, y, w, h = g.suit_box
+def glyph_colours(g: IndexGlyphs, patch_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colours of the rank's and the suit's stronger half of ink (``_ink_colour``); the rank's for the suit
+    where there is none."""
+    rank = _strong_colour(g.rank, g.rank_box, patch_bgr)
+    if g.suit is None or g.suit_box is None:
+        return rank, rank
+    return rank, _strong_colour(g.suit, g.suit_box, patch_bgr)
+
+
+def _strong_colour(crop: np.ndarray, box: tuple[int, int, int, int], patch_bgr: np.ndarray) -> np.ndarray:
+    """``_ink_colour`` of a glyph's ink crop (``_crop``: its box and a pixel around it, clipped to the patch)."""
+    x, y, w, h = box
     window = patch_bgr[max(y - 1, 0):min(y + h + 1, patch_bgr.shape[0]), max(x - 1, 0):min(x + w + 1, patch_bgr.shape[1])]
-    crop = g.suit[:window.shape[0], :window.shape[1]]
-    return _ink_colour(window[:crop.shape[0], :crop.shape[1]], crop, (crop > 0).astype(np.uint8))
+    c = crop[:window.shape[0], :window.shape[1]]
+    if not (c > 0).any():
+        return np.array(cv2.mean(window)[:3])
+    return _ink_colour(window[:c.shape[0], :c.shape[1]], c, (c > 0).astype(np.uint8))
 
 
 def _edge_depth(band: np.ndarray, reach: int) -> np.ndarray | None:
