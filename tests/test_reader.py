@@ -48,12 +48,15 @@ def test_detector_splits_touching_cards() -> None:
     assert len(det.quads) == 5
 
 
-@pytest.mark.parametrize("deck,cols", [("byronknoll_vector", 13), ("saulspatz_vertical2", 18)])
-def test_detector_finds_every_card_of_a_deck_laid_out_a_little_askew(deck: str, cols: int) -> None:
-    # Laid out by hand, neighbours touch: side by side a little askew (a V-shaped gap between them), or at a
-    # corner. These two layouts of the 52 cards and two jokers each had 4 such pairs that were no card.
+@pytest.mark.parametrize("deck,cols,seed", [("byronknoll_vector", 13, 11), ("saulspatz_vertical2", 18, 11),
+                                           ("saulspatz_gang4colour", 14, 3), ("saulspatz_gang4colour", 14, 5),
+                                           ("byronknoll_vector", 14, 6)])
+def test_detector_finds_every_card_of_a_deck_laid_out_a_little_askew(deck: str, cols: int, seed: int) -> None:
+    # Laid out by hand, neighbours touch: side by side or end to end a little askew (a V-shaped gap between
+    # them), or at a corner, in chains of three or four. These layouts of the 52 cards and two jokers each had
+    # 2 to 7 cards that were no card (before the chain was eroded apart card by card, the rest left a hand).
     codes = [r + s for s in "cdhs" for r in "23456789TJQKA"] + ["JR", "JB"]
-    img, truth = layout_picture(deck, codes, seed=11, cols=cols)
+    img, truth = layout_picture(deck, codes, seed=seed, cols=cols)
     centres = np.array([q.mean(axis=0) for q in detect_cards(img).quads])
     assert len(centres) == 54
     assert all(np.min(np.linalg.norm(centres - q.mean(axis=0), axis=1)) < 15 for _, q in truth)

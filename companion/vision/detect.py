@@ -349,6 +349,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         shaded, shaded_paper = _shaded_paper(small, mask, card_area)
         blobs += shaded
         paper = cv2.bitwise_or(paper, cv2.erode(shaded_paper, np.ones((3, 3), np.uint8)))
+    parted: set[int] = set()  # blobs left over once cards were eroded apart from them
     for i, (c, a, rect, fill, aspect) in enumerate(blobs):
         if a < 0.35 * card_area:
             continue
@@ -364,17 +365,23 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             det.quads.append(order_clockwise(cv2.boxPoints(rect)) * scale)
             continue
         split = _split_rect(rect, cw, fill) if fill > 0.86 else None
-        if split is None and fill > PAIR_FILL and 1.8 < n < 2.25 and card_shaped(aspect):
-            # Two cards side by side, a little askew to each other (a V-shaped gap between them; together as
-            # card-shaped as one card): the halves.
+        if split is None and fill > PAIR_FILL and 1.8 < n < 2.25 and (card_shaped(aspect) or 2.5 < aspect < 3.1):
+            # Two cards side by side or end to end, a little askew to each other (a V-shaped gap between them;
+            # together as card-shaped as one card, or twice as long): the halves.
             split = _split_rect(rect, cw, fill)
             split = split if split is not None and len(split) == 2 and _v_gap(c, split, cw) else None
         if split:
             det.quads += [q * scale for q in split]
             continue
-        apart = _eroded_apart(c, cw, card_area) if n > 1.6 else None
+        apart, rest = _eroded_apart(c, cw, card_area) if n > 1.6 and i not in parted else ([], [])
         if apart:
             det.quads += [q * scale for q in apart]
+            for r in rest:  # the rest of the blob, searched on its own (not eroded apart again)
+                parted.add(len(blobs))
+                r_rect = cv2.minAreaRect(r)
+                r_area = cv2.contourArea(r)
+                blobs.append((r, r_area, r_rect, r_area / max(r_rect[1][0] * r_rect[1][1], 1.0),
+                              max(r_rect[1]) / max(min(r_rect[1]), 1.0)))
             continue
         if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
             continue
@@ -672,35 +679,44 @@ def _v_gap(contour: np.ndarray, halves: list[np.ndarray], card_w: float) -> bool
     return off < 0.12 * card_w
 
 
-def _eroded_apart(contour: np.ndarray, card_w: float, card_area: float) -> list[np.ndarray] | None:
+def _eroded_apart(contour: np.ndarray, card_w: float, card_area: float
+                  ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Cards that touch or overlap only at a corner or along a short stretch (a deck laid out in rows a little
-    askew, community cards nudged together): the blob eroded by one of ``ERODE_APART`` (card widths, least
-    first) falls apart into pieces, each a whole card's rectangle shrunk by the erosion. Their outlines, grown
-    back; None unless every piece is one whole card (overlapping cards of a hand do not fall apart so, and a
-    piece that is not card-shaped is no card)."""
+    askew, community cards nudged together): eroded by ``ERODE_APART`` (card widths, least first), the blob falls
+    apart into pieces; a piece that is a whole card's rectangle shrunk by the erosion is that card (its outline
+    grown back) and is taken out, and what is left is eroded further. Returns the cards' outlines and what is
+    left of the blob once they are taken out (contours; a hand's overlapping cards, which do not fall apart so,
+    for the corner search); nothing when no card comes apart. (Working pixels, like ``contour``.)"""
     x, y, w, h = cv2.boundingRect(contour)
     pad = 2
     m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(m, [contour], -1, 255, -1, offset=(pad - x, pad - y))
+    quads: list[np.ndarray] = []
     for frac in ERODE_APART:
         k = max(3, int(round(frac * card_w)) | 1)
         eroded = cv2.erode(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=8)
         pieces = [i for i in range(1, n) if stats[i, 4] > 0.1 * card_area]  # crumbs of a ragged edge aside
-        if len(pieces) < 2:
-            continue
-        out = []
+        if len(pieces) < 2 and not quads:
+            continue  # nothing falls apart (yet)
         for i in pieces:
             pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
             (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
             if rw < 1 or rh < 1 or stats[i, 4] < 0.86 * rw * rh:
-                return None
+                continue
             rw, rh = rw + k - 1, rh + k - 1  # grown back by the erosion's reach on each side
             if not card_shaped(max(rw, rh) / min(rw, rh)) or not 0.8 < rw * rh / card_area < 1.25:
-                return None
-            out.append(order_clockwise(cv2.boxPoints(((cx + x - pad, cy + y - pad), (rw, rh), ang))))
-        return out
-    return None
+                continue
+            q = order_clockwise(cv2.boxPoints(((cx, cy), (rw, rh), ang)))
+            quads.append(q + np.array([x - pad, y - pad], np.float32))
+            cv2.fillPoly(m, [np.round(q).astype(np.int32)], 0)
+            cv2.polylines(m, [np.round(q).astype(np.int32)], True, 0, 3)  # and the rim the erosion left
+    if not quads:
+        return [], []
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    rest = [c + np.array([x - pad, y - pad], np.int32) for c in cnts if cv2.contourArea(c) >= 0.35 * card_area]
+    return quads, rest
 
 
 def _closed(contour: np.ndarray, k: int) -> np.ndarray:
