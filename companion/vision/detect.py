@@ -713,8 +713,8 @@ def _eroded_apart(contour: np.ndarray, card_w: float, card_area: float
             cv2.polylines(m, [np.round(q).astype(np.int32)], True, 0, 3)  # and the rim the erosion left
     if not quads:
         return [], []
-    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    left = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    cnts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     rest = [c + np.array([x - pad, y - pad], np.int32) for c in cnts if cv2.contourArea(c) >= 0.35 * card_area]
     return quads, rest
 
