@@ -128,3 +128,13 @@ def test_more_than_54_cards_is_an_error(reader: Reader) -> None:
     seen = [SeenCard("x.png", np.zeros((4, 2), np.float32), [], None) for _ in range(55)]
     with pytest.raises(EnrolError, match="55 cards"):
         propose(seen)
+
+
+def test_a_joker_that_reads_a_little_like_a_card_does_not_take_its_place(reader: Reader) -> None:
+    # In this layout the black joker's corner read a little like the queen of hearts, whose own corners did not
+    # read at all: as "the cards left over", the queen was called a joker and the joker the queen. With a column
+    # per joker in the assignment, scored by how much a card reads as a joker, each gets its own.
+    img, truth = layout_picture("byronknoll_vector", ALL54, seed=5, cols=14)
+    seen = propose(collect(reader, [("deck.png", img)]))
+    assert len(seen) == 54
+    assert [c.proposed for c in seen] == [_truth_at(c.quad, truth) for c in seen]

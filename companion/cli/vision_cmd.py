@@ -40,7 +40,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     e = subparsers.add_parser("enrol", help="learn a deck from pictures of it laid out face up",
                               description="Read every card, give each of the 52 cards to exactly one, confirm, "
                                           "store the deck's prototypes under NAME. Lay the jokers out too if "
-                                          "you play with them: the one or two cards left over are the jokers "
+                                          "you play with them: one or two cards more than 52 are taken for jokers "
                                           "(or name them JR and JB in the labels file).")
     e.add_argument("images", nargs="+", metavar="IMAGE")
     e.add_argument("--deck", required=True, metavar="NAME")

@@ -11,7 +11,7 @@ neighbour, cosine similarity) instead of asking the generic classifiers.
 
 Jokers have no common design (a word down the edge, a star, a jester, nothing at the corner), so the generic
 reader knows them only when their corner reads as a J over letters. Laid out with the deck (53 or 54 cards),
-they are the cards left over once each of the 52 has been given (or a labels file names them), and the deck
+the assignment gives them a column each (or a labels file names them), and the deck
 keeps what every card's index corners *look like* (``frame_looks``: the corner, grey, small and normalised).
 At play, a whole card the glyph reading leaves unnamed is a joker when its corner looks most like a joker's,
 clearly more than like any other card of the deck (``EnrolledDeck.joker_in``).
@@ -443,7 +443,8 @@ def score_matrix(seen: list[SeenCard]) -> np.ndarray:
 def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
             fixed: dict[int, str | None] | None = None) -> list[SeenCard]:
     """Give each standard card to at most one seen card (each seen card at most one card), best total score.
-    With more than 52 cards seen, the one or two left over are the jokers: red or black by their ink.
+    With more than 52 cards seen, one or two are jokers: the assignment gets a column per joker, and the cards
+    given those are the jokers, red or black by their ink.
 
     ``allowed``: per image, the card ids it holds (from a labels file); cards outside it are ruled out, and a
     card left over in an image whose labels name jokers is one of them. ``fixed``: the crew's corrections, seen
@@ -473,17 +474,28 @@ def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
             s[:, int(Card.parse(code))] = -1e6
     for i, c in enumerate(seen):
         c.proposed, c.score = (fixed[i], 1.0) if i in fixed else (None, 0.0)
+    free = [k for k in JOKER_IDS if str(Card(k)) not in codes]  # the jokers the crew has not placed
+    # More cards than the deck's 52: one or two are jokers. A column per joker joins the assignment, scored by
+    # how much each card's corners read as a joker (a J over letters), so a joker whose corner reads a little
+    # like some card does not take that card's place from the real one.
+    n_jokers = min(len(free), max(cards - N_STANDARD, 0)) if allowed is None else 0
+    if n_jokers:
+        floor = 2 * np.log(1e-6)
+        joker = np.array([sum(float(np.log(max(r.joker, 1e-6))) for r in c.reads) if c.reads else floor
+                          for c in seen])
+        joker[list(fixed)] = -1e6
+        s = np.hstack([s, np.repeat(joker[:, None], n_jokers, axis=1)])
     rows, cols = hungarian(-s)
+    jokers = []
     for i, j in zip(rows, cols):
         if s[i, j] > -1e5:
+            if j >= N_STANDARD:
+                jokers.append(seen[i])
+                continue
             seen[i].proposed = str(Card(int(j)))
             seen[i].score = float(np.exp(s[i, j] / max(len(seen[i].reads), 1)))
-    left = [c for i, c in enumerate(seen) if c.proposed is None and i not in fixed]
-    free = [k for k in JOKER_IDS if str(Card(k)) not in codes]  # the jokers the crew has not placed
-    if allowed is None:
-        jokers = left if cards > N_STANDARD else []
-    else:
-        jokers = []
+    if allowed is not None:  # a labels file names the jokers: the cards left over in a picture that holds them
+        left = [c for i, c in enumerate(seen) if c.proposed is None and i not in fixed]
         for image in {c.image for c in left}:
             named = sum(k in free for k in allowed.get(image, set()))
             jokers += sorted((c for c in left if c.image == image), key=lambda c: -c.red)[:named]
