@@ -12,6 +12,8 @@ Measured on data the reader never trained on:
   with the whole table in view (small cards at 4056x3040, ``SMALL_CARDS``), and those small cards again at
   2028x1521 (``LOW_SIZE``: a lower-resolution camera, indices about 10 px tall);
 - decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows (needs Pillow);
+- enrolment pictures of the 52 cards and two jokers laid out by hand (rows of 14, a little askew, touching here
+  and there), each shared deck, cards found and labels proposed right;
 - the real photographs in ``/work/shared/photos/edje_pinochle_train`` (ranks 9-A only, no suits: rank-only), card
   by card against their labelled boxes, the even images (tuned on) and the odd ones (not) apart;
 - time per full-resolution still (4056x3040) and per 640x480 watch frame, on one core (cv2.setNumThreads(1)).
@@ -135,6 +137,29 @@ def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, 
     enrolled.deck = build_deck("bench", seen_all, reader)
     return enrolled, {"cards_found": total, "cards_laid": len(ALL54) * len(seeds), "proposed_right": right,
                       "pictures": len(seeds)}
+
+
+def enrolment_layouts(reader: Reader, seeds: int = 8) -> dict:
+    """Enrolment pictures laid out by hand: the 52 cards and two jokers in rows of 14, a little askew, touching
+    here and there, each of the three shared decks, ``seeds`` layouts each: cards found, proposals right."""
+    from companion.vision.enrol import collect, propose
+    from companion.vision.glyphs import HELD_OUT_DECK, TRAIN_DECKS
+    from companion.vision.reader_layout import layout_picture
+
+    c: Counter[str] = Counter()
+    decks = list(TRAIN_DECKS) + [HELD_OUT_DECK]
+    for k, deck in enumerate(decks):
+        for seed in range(seeds):
+            img, truth = layout_picture(deck, ALL54, seed=seed, cols=14)
+            seen = propose(collect(reader, [("layout", img)]))
+            centres = np.array([q.mean(axis=0) for _, q in truth])
+            c["laid"] += len(truth)
+            c["found"] += len(seen)
+            c["right"] += sum(sc.proposed == truth[int(np.argmin(np.linalg.norm(centres - sc.quad.mean(axis=0), axis=1)))][0]
+                              for sc in seen)
+            c["pictures"] += 1
+        _progress("layouts", k + 1, len(decks))
+    return dict(c)
 
 
 def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
@@ -414,6 +439,7 @@ def main(argv=None) -> int:
         res["held_out_fonts"] = {}
     res["real_photos"] = real_photos(reader, 60 if args.quick else None)
     res["jokers"] = jokers(reader, 2 if args.quick else 6)
+    res["enrolment_layouts"] = enrolment_layouts(reader, 2 if args.quick else 8)
 
     print(f"\nCard reader benchmark (deck held out of training: {args.deck}; {n} synthetic scenes 2028x1520 "
           f"from seed {args.seed0}; small cards: the same seeds at {SMALL_SIZE[0]}x{SMALL_SIZE[1]}, cards "
@@ -436,6 +462,9 @@ def main(argv=None) -> int:
     e = res["enrolment"]
     print(f"enrolment: {e['cards_found']}/{e['cards_laid']} cards found (52 and two jokers, twice), "
           f"{e['proposed_right']} proposed labels right, from {e['pictures']} pictures")
+    e = res["enrolment_layouts"]
+    print(f"enrolment layouts (three decks, 52 and two jokers in rows of 14, touching here and there): "
+          f"{e['found']}/{e['laid']} cards found, {e['right']} proposed labels right, in {e['pictures']} pictures")
     rp = res["real_photos"]
     if rp:
         print("real photos, rank only, card by card (dev: looked at while tuning; test: not):")
