@@ -42,13 +42,19 @@ def test_scan_unknown_deck_exits_2(tmp_path, capsys) -> None:
     assert main(["scan", str(p), "--deck", "nosuch", "--decks-dir", str(tmp_path)]) == 2
 
 
-def test_enrol_with_labels_then_scan(tmp_path, capsys) -> None:
-    codes = ["Ah", "Kh", "Qh", "Jh"]
-    p = _picture(tmp_path, codes, seed=32, name="row.png")
+def _enrol_row(tmp_path, codes: list[str], seed: int, deck: str):
+    """Enrol a row of ``codes`` with a labels file naming them; the decks folder."""
+    p = _picture(tmp_path, codes, seed=seed, name="row.png")
     labels = tmp_path / "labels.csv"
     labels.write_text(f"image,cards\nrow.png,{' '.join(codes)}\n")
     decks = tmp_path / "decks"
-    assert main(["enrol", str(p), "--deck", "home", "--labels", str(labels), "--decks-dir", str(decks)]) == 0
+    assert main(["enrol", str(p), "--deck", deck, "--labels", str(labels), "--decks-dir", str(decks)]) == 0
+    return decks
+
+
+def test_enrol_with_labels_then_scan(tmp_path, capsys) -> None:
+    codes = ["Ah", "Kh", "Qh", "Jh"]
+    decks = _enrol_row(tmp_path, codes, 32, "home")
     assert (decks / "home.npz").exists()
     capsys.readouterr()
     q = _picture(tmp_path, codes[::-1], seed=33, name="again.png")
@@ -58,12 +64,7 @@ def test_enrol_with_labels_then_scan(tmp_path, capsys) -> None:
 
 
 def test_enrol_a_joker_by_labels_then_scan_it(tmp_path, capsys) -> None:
-    codes = ["Ah", "JR", "Kh", "Qs"]
-    p = _picture(tmp_path, codes, seed=34, name="row.png")
-    labels = tmp_path / "labels.csv"
-    labels.write_text(f"image,cards\nrow.png,{' '.join(codes)}\n")
-    decks = tmp_path / "decks"
-    assert main(["enrol", str(p), "--deck", "box", "--labels", str(labels), "--decks-dir", str(decks)]) == 0
+    decks = _enrol_row(tmp_path, ["Ah", "JR", "Kh", "Qs"], 34, "box")
     assert "1 joker," in capsys.readouterr().out
     q = _picture(tmp_path, ["Qs", "Kh", "JR"], seed=35, name="table.png")
     assert main(["scan", str(q), "--json", "--deck", "box", "--decks-dir", str(decks)]) == 0
