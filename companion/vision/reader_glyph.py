@@ -83,8 +83,7 @@ class IndexGlyphs:
     suit: np.ndarray | None  # the glyph below the rank, or None when nothing sits there
     rank_box: tuple[int, int, int, int]  # x, y, w, h in the patch
     suit_box: tuple[int, int, int, int] | None
-    ink_colour: np.ndarray  # mean BGR of the rank ink, 0..255
-    paper_colour: np.ndarray
+    paper_colour: np.ndarray  # (the glyphs' ink colours: ``glyph_colours``, for the corner read)
     ink: np.ndarray | None = None  # the patch's ink map
     # The rank was parted from a suit it overlapped (``_split_tall``): the suit's top, where they met, is lost,
     # and the top is what tells a spade from a club and a heart from a diamond.
@@ -309,8 +308,7 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 sx0, sy0, sx1, sy1 = min(sx0, cx0), min(sy0, cy0), max(sx1, cx1), max(sy1, cy1)
                 changed = True
     rank_box = (sx0, sy0, sx1 - sx0, sy1 - sy0)
-    rank_crop, rank_mask, window = _crop(ink, labels, n, [c[5] for c in group], rank_box)
-    ink_colour = np.array(cv2.mean(patch_bgr[window], rank_mask)[:3]) if rank_mask.any() else paper
+    rank_crop = _crop(ink, labels, n, [c[5] for c in group], rank_box)
     # Suit: the nearest glyph below the rank, roughly under it.
     rh = sy1 - sy0
     rcx = (sx0 + sx1) / 2
@@ -333,9 +331,8 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
                 ux0, uy0 = min(ux0, c[0]), min(uy0, c[1])
                 ux1, uy1 = max(ux1, c[0] + c[2]), max(uy1, c[1] + c[3])
         suit_box = (ux0, uy0, ux1 - ux0, uy1 - uy0)
-        suit_crop, _, _ = _crop(ink, labels, n, [c[5] for c in sgroup], suit_box)
-    return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, ink_colour.astype(np.float32),
-                       paper.astype(np.float32), ink)
+        suit_crop = _crop(ink, labels, n, [c[5] for c in sgroup], suit_box)
+    return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, paper.astype(np.float32), ink)
 
 
 def _ink_colour(patch_bgr: np.ndarray, ink: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -357,13 +354,11 @@ def glyph_colours(g: IndexGlyphs, patch_bgr: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _strong_colour(crop: np.ndarray, box: tuple[int, int, int, int], patch_bgr: np.ndarray) -> np.ndarray:
-    """``_ink_colour`` of a glyph's ink crop (``_crop``: its box and a pixel around it, clipped to the patch)."""
-    x, y, w, h = box
-    window = patch_bgr[max(y - 1, 0):min(y + h + 1, patch_bgr.shape[0]), max(x - 1, 0):min(x + w + 1, patch_bgr.shape[1])]
-    c = crop[:window.shape[0], :window.shape[1]]
-    if not (c > 0).any():
+    """``_ink_colour`` of a glyph's ink crop (``_crop``, over the box's ``_window``)."""
+    window = patch_bgr[_window(box, patch_bgr.shape)]
+    if not (crop > 0).any():
         return np.array(cv2.mean(window)[:3])
-    return _ink_colour(window[:c.shape[0], :c.shape[1]], c, (c > 0).astype(np.uint8))
+    return _ink_colour(window, crop, (crop > 0).astype(np.uint8))
 
 
 def _edge_depth(band: np.ndarray, reach: int) -> np.ndarray | None:
@@ -486,17 +481,20 @@ def _waist_split(binary: np.ndarray) -> np.ndarray | None:
     return _part_tall(binary, WAIST_TALL, cut)
 
 
-def _crop(ink: np.ndarray, labels: np.ndarray, n: int, ids: list[int], box: tuple[int, int, int, int]
-          ) -> tuple[np.ndarray, np.ndarray, tuple[slice, slice]]:
-    """The ink of components ``ids`` (``labels`` of ``n``; all inside ``box``), grown by a pixel, cropped to
-    ``box`` and a pixel around it; the components' mask over that crop; and the crop's window in the patch."""
+def _window(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> tuple[slice, slice]:
+    """A glyph's box and a pixel around it, clipped to a patch of ``shape``: where its ink crop lies."""
     x, y, w, h = box
-    window = (slice(max(y - 1, 0), min(y + h + 1, ink.shape[0])), slice(max(x - 1, 0), min(x + w + 1, ink.shape[1])))
+    return slice(max(y - 1, 0), min(y + h + 1, shape[0])), slice(max(x - 1, 0), min(x + w + 1, shape[1]))
+
+
+def _crop(ink: np.ndarray, labels: np.ndarray, n: int, ids: list[int], box: tuple[int, int, int, int]) -> np.ndarray:
+    """The ink of components ``ids`` (``labels`` of ``n``; all inside ``box``), grown by a pixel, over the box's
+    ``_window``."""
+    window = _window(box, ink.shape)
     keep = np.zeros(n, np.uint8)
     keep[ids] = 1
-    mask = keep[labels[window]]
-    m = cv2.dilate(mask, np.ones((3, 3), np.uint8))
-    return (ink[window] * m).astype(np.float32), mask, window
+    m = cv2.dilate(keep[labels[window]], np.ones((3, 3), np.uint8))
+    return (ink[window] * m).astype(np.float32)
 
 
 def _peak(crop: np.ndarray) -> float:
