@@ -302,21 +302,8 @@ class Reader:
             if r.code is None and not r.face_down and not any(
                     _inside(b.centre, r.quad) for b in out if b.code is not None and not b.face_down):
                 again = self._read_quad(image, r.quad, faint=True)
-                # At low resolution (an index 10 px tall) a pixel or two of the outline decides whether the
-                # glyphs come apart: the outline a little smaller, then a little bigger (QUAD_JITTER), named
-                # only when both corners read and agree by the guessed-corner margin (frames moved off the
-                # outline found are a guess).
-                tries = ((f * (r.quad - r.centre) + r.centre).astype(np.float32) for f in QUAD_JITTER)
-                while again.code is None or again.face_down:
-                    q = next(tries, None)
-                    if q is None:
-                        break
-                    for faint in (False, True):
-                        again = self._read_quad(image, q, both=True, faint=faint)
-                        if again.code is not None and not again.face_down and \
-                                again.confidence >= self.threshold + GUESSED_MARGIN:
-                            break
-                        again = r
+                if again.code is None or again.face_down:
+                    again = self._read_scaled(image, r) or again
                 if again.code is not None and not again.face_down:
                     out[k] = again
         if self.deck is not None and self.deck.jokers:
@@ -403,6 +390,20 @@ class Reader:
             return CardRead(BACK, 0.6, ordered, "none", True)
         return CardRead(code, conf, ordered, "tl" if reads else "none", False,
                         index_box=reads[0].box if reads else None, alternatives=alts)
+
+    def _read_scaled(self, image: np.ndarray, read: CardRead) -> CardRead | None:
+        """An unread whole card read again from its outline a little smaller, then a little bigger
+        (``QUAD_JITTER``), plain ink and then faint: at low resolution (an index 10 px tall) a pixel or two of
+        the outline decides whether the glyphs come apart. Named only when both corners read and agree by the
+        guessed-corner margin (frames moved off the outline found are a guess); None when none is."""
+        for f in QUAD_JITTER:
+            q = (f * (read.quad - read.centre) + read.centre).astype(np.float32)
+            for faint in (False, True):
+                again = self._read_quad(image, q, both=True, faint=faint)
+                if again.code is not None and not again.face_down and \
+                        again.confidence >= self.threshold + GUESSED_MARGIN:
+                    return again
+        return None
 
     def _read_corners(self, image: np.ndarray, corners: list[CornerCandidate], card_w: float
                       ) -> tuple[list[CardRead], list[CornerCandidate]]:
