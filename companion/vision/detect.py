@@ -296,7 +296,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         (rw, rh) = rect[1]
         if min(rw, rh) < max(6.0, MIN_CARD_SIDE * max(small.shape[:2])):  # specks, glyphs: not cards
             continue
-        blobs.append((c, a, rect, a / (rw * rh), max(rw, rh) / min(rw, rh)))
+        blobs.append(_blob(c, a, rect))
     singles = [b for b in blobs if b[3] > 0.86 and card_shaped(b[4])]
     if card_width_hint:
         cw = card_width_hint / scale
@@ -378,10 +378,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             det.quads += [q * scale for q in apart]
             for r in rest:  # the rest of the blob, searched on its own (not eroded apart again)
                 parted.add(len(blobs))
-                r_rect = cv2.minAreaRect(r)
-                r_area = cv2.contourArea(r)
-                blobs.append((r, r_area, r_rect, r_area / max(r_rect[1][0] * r_rect[1][1], 1.0),
-                              max(r_rect[1]) / max(min(r_rect[1]), 1.0)))
+                blobs.append(_blob(r))
             continue
         if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
             continue
@@ -515,11 +512,18 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     keep = cv2.resize(keep, (w, h), interpolation=cv2.INTER_NEAREST)
     for c in cv2.findContours(keep, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
         rect = cv2.minAreaRect(c)
-        (rw, rh) = rect[1]
-        if min(rw, rh) > 0:
-            a = cv2.contourArea(c)
-            out.append((c, a, rect, a / (rw * rh), max(rw, rh) / min(rw, rh)))
+        if min(rect[1]) > 0:
+            out.append(_blob(c, rect=rect))
     return out, keep
+
+
+def _blob(contour: np.ndarray, area: float | None = None, rect: RotatedRect | None = None) -> Blob:
+    """A blob: its outline, area, bounding rectangle, the share of that rectangle it fills, and the rectangle's
+    long side over its short one (``area`` and ``rect`` where they are known already)."""
+    rect = cv2.minAreaRect(contour) if rect is None else rect
+    a = cv2.contourArea(contour) if area is None else area
+    rw, rh = rect[1]
+    return contour, a, rect, a / max(rw * rh, 1e-9), max(rw, rh) / max(min(rw, rh), 1e-9)
 
 
 def _notched_card(contour: np.ndarray, rect: RotatedRect, card_area: float) -> bool:
