@@ -175,7 +175,7 @@ class EnrolledDeck:
                 m = self.looks[self.look_labels == i].mean(axis=0)
                 means[i] = m / (np.linalg.norm(m) + 1e-9)
             self._means = means
-        return means if self._means is None else self._means
+        return self._means
 
     def joker_in(self, image: np.ndarray, quad: np.ndarray) -> tuple[str, float] | None:
         """('JR' or 'JB', similarity) when the whole card ``quad`` in ``image`` looks like one of this deck's
@@ -183,14 +183,11 @@ class EnrolledDeck:
         else None."""
         if not self.jokers:
             return None
-        q = np.asarray(quad, np.float64)
         # The outline found at play may sit a little off the card (a row of touching cards cut into a grid):
         # each corner is looked at shifted by up to LOOK_SHIFT card widths, and the best match counts.
         best = np.full(54, -1.0, np.float32)
-        for k in range(4):
-            o, xa, ya, landscape = corner_frame(q, k)
-            if not landscape:
-                best = np.maximum(best, self.look_scores(image, o, xa, ya))
+        for o, xa, ya in _index_frames(quad):
+            best = np.maximum(best, self.look_scores(image, o, xa, ya))
         j = max(JOKER_IDS, key=lambda i: float(best[i]))
         other = float(best[:N_STANDARD].max())
         if best[j] < JOKER_SIM or best[j] - other < JOKER_MARGIN:
@@ -270,6 +267,13 @@ class EnrolledDeck:
         return deck
 
 
+def _index_frames(quad: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The frames (origin, x axis, y axis) of a whole card's two index corners (``corner_frame``'s portrait
+    ones)."""
+    q = np.asarray(quad, np.float64)
+    return [(o, xa, ya) for o, xa, ya, landscape in (corner_frame(q, k) for k in range(4)) if not landscape]
+
+
 def _look_dims() -> int:
     return int(round(LOOK_REGION[0] * LOOK_PX)) * int(round(LOOK_REGION[1] * LOOK_PX))
 
@@ -307,10 +311,7 @@ def frame_looks(image: np.ndarray, origin: npt.ArrayLike, x_axis: npt.ArrayLike,
 def red_share(image: np.ndarray, quad: np.ndarray) -> float:
     """The share of the ink at a card's index corners that is red (0 for a black joker, near 1 for a red one)."""
     ink = red = 0
-    for k in range(4):
-        o, xa, ya, landscape = corner_frame(np.asarray(quad, np.float64), k)
-        if landscape:
-            continue
+    for o, xa, ya in _index_frames(quad):
         hsv = cv2.cvtColor(corner_patch(image, o.astype(np.float32), xa.astype(np.float32), ya.astype(np.float32)),
                            cv2.COLOR_BGR2HSV)
         h, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
@@ -354,24 +355,22 @@ def collect(reader: Reader, images: Sequence[tuple[str, np.ndarray]]) -> list[Se
             reads, start = _quad_reads(reader, img, quad)
             code, conf, _ = reader.decide(reads) if reads else (None, 0.0, ())
             q = np.roll(quad, -start, axis=0)
-            seen.append(SeenCard(name, q, reads, code, extra=_jittered(reader, img, q) if reads else [],
-                                 looks=_looks(img, q), red=red_share(img, q)))
+            soft = _softened(img, q)
+            seen.append(SeenCard(name, q, reads, code, extra=_jittered(reader, img, q, soft) if reads else [],
+                                 looks=_looks(img, q, soft), red=red_share(img, q)))
     return seen
 
 
-def _looks(img: np.ndarray, quad: np.ndarray, n: int = 2) -> list[np.ndarray]:
+def _looks(img: np.ndarray, quad: np.ndarray, soft: tuple[np.ndarray, tuple[float, float]], n: int = 2
+           ) -> list[np.ndarray]:
     """The card's index corners' looks (``frame_looks``), as outlined and shifted a little (``n`` times each),
-    from the picture as taken and from a softer copy (a card further away, out of focus)."""
+    from the picture as taken and from a softer copy (``_softened``: a card further away, out of focus)."""
     rng = np.random.default_rng(1)
     q = quad.astype(np.float64)
     w = float(np.linalg.norm(q[1] - q[0]))
-    soft = _softened(img, q)
     out = []
     for source, at in ((img, (0.0, 0.0)), soft):
-        for k in range(4):
-            o, xa, ya, landscape = corner_frame(q - at, k)
-            if landscape:
-                continue
+        for o, xa, ya in _index_frames(q - at):
             for i in range(n + 1):
                 shift = rng.normal(0, 0.015 * w, 2) if i else np.zeros(2)
                 lk = frame_looks(source, o + shift, xa, ya)[0]
@@ -389,14 +388,16 @@ def _softened(img: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, tuple[float, 
     return cv2.resize(soft, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR), (float(x0), float(y0))
 
 
-def _jittered(reader: Reader, img: np.ndarray, quad: np.ndarray, n: int = 4) -> list[CornerRead]:
+def _jittered(reader: Reader, img: np.ndarray, quad: np.ndarray, softened: tuple[np.ndarray, tuple[float, float]],
+              n: int = 4) -> list[CornerRead]:
     """Corner reads of frames shifted and turned a little, as the detector's outline will be at play time,
-    from the picture as taken and from a softer, smaller copy of it (a card further away, out of focus)."""
+    from the picture as taken and from a softer, smaller copy of it (``_softened``: a card further away, out of
+    focus)."""
     rng = np.random.default_rng(0)
     q = quad.astype(np.float64)
     out = []
     w = np.linalg.norm(q[1] - q[0])
-    soft, (x0, y0) = _softened(img, q)
+    soft, (x0, y0) = softened
     crop = img[int(y0):int(y0) + soft.shape[0], int(x0):int(x0) + soft.shape[1]]
     for k, source in ((0, crop), (2, crop), (0, soft), (2, soft)):
         o, xa, ya, _ = corner_frame(q, k)
