@@ -115,9 +115,14 @@ def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), 
     return {name: {k: dict(v) for k, v in t.items()} for name, t in total.items()}
 
 
+def _laid(quad: np.ndarray, truth: list[tuple[str, np.ndarray]]) -> str:
+    """The code of the laid-out card (``layout_picture``'s truth) whose outline's centre is nearest ``quad``'s."""
+    return truth[int(np.argmin([np.linalg.norm(quad.mean(axis=0) - q.mean(axis=0)) for _, q in truth]))][0]
+
+
 def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, dict]:
     """Enrol the deck, its 52 cards and two jokers, from two pictures of it in 4 rows of 14; report how many
-    proposals were right (the jokers are the cards left over)."""
+    proposals were right (the jokers get a column each in the assignment)."""
     from companion.vision.enrol import build_deck, collect, propose
     from companion.vision.reader_layout import layout_picture
 
@@ -127,8 +132,7 @@ def enrolled_reader(reader: Reader, deck: str, seeds=(11, 12)) -> tuple[Reader, 
         img, truth = layout_picture(deck, ALL54, seed=s, cols=14)
         seen = propose(collect(reader, [(f"layout{s}", img)]))
         for c in seen:
-            d = [np.linalg.norm(c.quad.mean(axis=0) - q.mean(axis=0)) for _, q in truth]
-            code = truth[int(np.argmin(d))][0]
+            code = _laid(c.quad, truth)
             total += 1
             right += int(c.proposed == code)
             c.proposed = code  # what the crew confirms (after fixing any wrong proposal)
@@ -152,11 +156,9 @@ def enrolment_layouts(reader: Reader, seeds: int = 8) -> dict:
         for seed in range(seeds):
             img, truth = layout_picture(deck, ALL54, seed=seed, cols=14)
             seen = propose(collect(reader, [("layout", img)]))
-            centres = np.array([q.mean(axis=0) for _, q in truth])
             c["laid"] += len(truth)
             c["found"] += len(seen)
-            c["right"] += sum(sc.proposed == truth[int(np.argmin(np.linalg.norm(centres - sc.quad.mean(axis=0), axis=1)))][0]
-                              for sc in seen)
+            c["right"] += sum(sc.proposed == _laid(sc.quad, truth) for sc in seen)
             c["pictures"] += 1
         _progress("layouts", k + 1, len(decks))
     return dict(c)
@@ -292,22 +294,23 @@ def _credited(reads, boxes, rects, within) -> set[int]:
     return right
 
 
-def jokers(reader: Reader, seeds: int = 6) -> dict:
+def jokers(reader: Reader, seeds: int = 6, enrolled: dict[str, Reader] | None = None) -> dict:
     """The two jokers of each shared deck (all three decks share one joker design: the word running down the
     edge), laid out with two ordinary cards: read as the right joker, as the wrong joker, as some other card,
     or not named; by the generic reader, and by the reader with that deck enrolled (jokers included,
-    ``enrolled_reader``), which reads the two ordinary cards too ("others_right")."""
+    ``enrolled_reader``; ``enrolled``: readers of decks enrolled already), which reads the two ordinary cards
+    too ("others_right")."""
     from companion.vision.glyphs import HELD_OUT_DECK, TRAIN_DECKS
     from companion.vision.reader_layout import layout_picture
 
     out: dict[str, Counter[str]] = {"generic": Counter(), "enrolled": Counter()}
     decks = list(TRAIN_DECKS) + [HELD_OUT_DECK]
     for i, deck in enumerate(decks):
-        enrolled, _ = enrolled_reader(reader, deck)
+        with_deck = (enrolled or {}).get(deck) or enrolled_reader(reader, deck)[0]
         for seed in range(seeds):
             img, truth = layout_picture(deck, ["JR", "JB", "As", "Kd"], seed=seed, cols=4)
-            for name, r in (("generic", reader), ("enrolled", enrolled)):
-                reads = r.read_still(img)
+            for name, rd in (("generic", reader), ("enrolled", with_deck)):
+                reads = rd.read_still(img)
                 c = out[name]
                 for k, (code, quad) in enumerate(truth):
                     near = [r for r in reads if np.linalg.norm(r.centre - quad.mean(axis=0)) < 40]
@@ -438,7 +441,7 @@ def main(argv=None) -> int:
     except ImportError:  # Pillow missing
         res["held_out_fonts"] = {}
     res["real_photos"] = real_photos(reader, 60 if args.quick else None)
-    res["jokers"] = jokers(reader, 2 if args.quick else 6)
+    res["jokers"] = jokers(reader, 2 if args.quick else 6, {args.deck: enrolled})
     res["enrolment_layouts"] = enrolment_layouts(reader, 2 if args.quick else 8)
 
     print(f"\nCard reader benchmark (deck held out of training: {args.deck}; {n} synthetic scenes 2028x1520 "

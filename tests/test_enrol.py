@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchmarks.vision_bench import _laid
 from companion.vision.enrol import EnrolError, EnrolledDeck, build_deck, collect, propose, read_labels
 from companion.vision.glyphs import HELD_OUT_DECK
 from companion.vision.reader import Reader
@@ -70,15 +71,13 @@ def joker_deck(reader: Reader) -> tuple[EnrolledDeck, list]:
     return build_deck("with-jokers", seen, reader), [(c, truth) for c in seen]
 
 
-def _truth_at(quad: np.ndarray, truth: list) -> str:
-    return truth[int(np.argmin([np.linalg.norm(quad.mean(axis=0) - q.mean(axis=0)) for _, q in truth]))][0]
 
 
 def test_jokers_are_the_cards_left_over(joker_deck) -> None:
     deck, seen = joker_deck
     assert len(seen) == 54
     # Every proposal is the card lying there, the two jokers included, red and black told apart by their ink.
-    assert [c.proposed for c, truth in seen] == [_truth_at(c.quad, truth) for c, truth in seen]
+    assert [c.proposed for c, truth in seen] == [_laid(c.quad, truth) for c, truth in seen]
     assert deck.jokers and deck.info["jokers"] == 2
 
 
@@ -90,7 +89,7 @@ def test_enrolled_jokers_are_read_and_stored(joker_deck, tmp_path) -> None:
     enrolled = Reader()
     enrolled.deck = loaded
     img, truth = layout_picture(HELD_OUT_DECK, ["JB", "7c", "JR", "Qh"], seed=31, cols=4)
-    got = {_truth_at(r.quad, truth): r.code for r in enrolled.read_still(img)}
+    got = {_laid(r.quad, truth): r.code for r in enrolled.read_still(img)}
     assert got == {"JB": "JB", "7c": "7c", "JR": "JR", "Qh": "Qh"}
 
 
@@ -109,7 +108,7 @@ def test_labels_name_the_jokers(reader: Reader, tmp_path) -> None:
     f.write_text("image,cards\nj.png,Ah Kh JR JB\n")
     seen = propose(collect(reader, [("j.png", img)]), read_labels(f))
     assert sorted(c.proposed for c in seen) == ["Ah", "JB", "JR", "Kh"]
-    assert all(c.proposed == _truth_at(c.quad, truth) for c in seen)
+    assert all(c.proposed == _laid(c.quad, truth) for c in seen)
 
 
 def test_a_deck_without_jokers_claims_none(reader: Reader, tmp_path) -> None:
@@ -137,4 +136,4 @@ def test_a_joker_that_reads_a_little_like_a_card_does_not_take_its_place(reader:
     img, truth = layout_picture("byronknoll_vector", ALL54, seed=5, cols=14)
     seen = propose(collect(reader, [("deck.png", img)]))
     assert len(seen) == 54
-    assert [c.proposed for c in seen] == [_truth_at(c.quad, truth) for c in seen]
+    assert [c.proposed for c in seen] == [_laid(c.quad, truth) for c in seen]
