@@ -3,9 +3,10 @@
     .venv/bin/python -m benchmarks.reader_ab --old 2e741ba            # under a minute
     .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --scenes 4 --deck saulspatz_gang4colour
     .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --timing-scenes --scenes 5   # vision_bench's timed scenes
+    .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --small --deck saulspatz_gang4colour  # the whole table in view
 
 This machine's speed drifts by a third between runs, so two readers timed minutes apart cannot be compared.
-Here each 4056x3040 still is read by both readers in turn, ``--reps`` times each, fastest kept, on one core
+Here each still (4056x3040 unless ``--width``) is read by both readers in turn, ``--reps`` times each, fastest kept, on one core
 (``cv2.setNumThreads(1)``); the figure is the ratio new / old. The old revision's ``companion`` package and
 models are taken from git (``git archive``) into a temporary folder, its imports renamed so both live in one
 process. Scenes are dealt from a training deck on the tuning seeds (5001 on), not the benchmark's held-out set.
@@ -58,21 +59,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=4)
     ap.add_argument("--timing-scenes", action="store_true",
                     help="the scenes vision_bench times (seeds 7000 on, the held-out deck, 5 community cards, 4 seats)")
+    ap.add_argument("--small", action="store_true",
+                    help="small cards, the whole table in view (cards 0.085 of the picture's height, all seats)")
+    ap.add_argument("--width", type=int, default=4056, help="picture width (4:3; 2028: a lower-resolution camera)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    from benchmarks.vision_bench import SMALL_CARDS
     from companion.vision.reader import Reader
     from companion.vision.synthetic import render_scene
 
     with tempfile.TemporaryDirectory() as tmp:
         old = old_reader(args.old, Path(tmp))
         new = Reader()
+        size = (args.width, args.width * 3040 // 4056)
+        height = SMALL_CARDS if args.small else None
         if args.timing_scenes:
             from companion.vision.glyphs import HELD_OUT_DECK
             args.deck = HELD_OUT_DECK
-            stills = [render_scene(7000 + i, deck=HELD_OUT_DECK, n_community=5, n_seats=4).image
+            stills = [render_scene(7000 + i, size=size, deck=HELD_OUT_DECK, n_community=5,
+                                   n_seats=None if args.small else 4, card_height=height).image
                       for i in range(args.scenes)]
         else:
-            stills = [render_scene(5001 + i, size=(4056, 3040), deck=args.deck, jokers=False).image
+            stills = [render_scene(5001 + i, size=size, deck=args.deck, jokers=False, card_height=height).image
                       for i in range(args.scenes)]
         t_new, t_old = [], []
         for img in stills:
@@ -87,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
             t_new.append(best_new)
             t_old.append(best_old)
     a, b = np.array(t_new) * 1000, np.array(t_old) * 1000
-    print(f"{args.scenes} stills 4056x3040 from {args.deck}, fastest of {args.reps}, one core, interleaved")
+    print(f"{args.scenes} stills {size[0]}x{size[1]}{' (small cards)' if args.small else ''} from {args.deck}, "
+          f"fastest of {args.reps}, one core, interleaved")
     print(f"  working tree : median {np.median(a):.0f} ms  ({' '.join(f'{v:.0f}' for v in a)})")
     print(f"  {args.old:12s} : median {np.median(b):.0f} ms  ({' '.join(f'{v:.0f}' for v in b)})")
     print(f"  ratio new/old: {np.median(a) / np.median(b):.2f} of the medians, {np.median(a / b):.2f} median of "

@@ -332,7 +332,8 @@ def timing(reader: Reader, deck: str, n: int = 5, reps: int = 5) -> dict:
     Each scene is timed ``reps`` times and its fastest time kept (other processes only ever add time; this
     machine's load makes single runs vary by half), then the median over ``n`` scenes. Two peers are timed
     interleaved with it, each for a ratio: the same reader with the MLPs alone (no CNN), and the same reader
-    without the index search in hands."""
+    without the index search in hands. Then the reader alone on stills with the whole table in view (small cards,
+    every seat dealt: ``small_still_ms_*``)."""
     from companion.vision.reader_model import GlyphPair
     from companion.vision.synthetic import render_scene
 
@@ -370,6 +371,15 @@ def timing(reader: Reader, deck: str, n: int = 5, reps: int = 5) -> dict:
     out = {"still_ms_median": float(np.median(still)), "still_ms_max": float(np.max(still)),
            "watch_ms_median": float(np.median(watch)), "still_size": "4056x3040", "watch_size": "640x480",
            "scenes": n, "reps": reps}
+    # The whole table in view: small cards (SMALL_CARDS of the height), every seat dealt; more hands, more
+    # corners and index frames to read per still than the scenes above.
+    small = []
+    for i in range(n):
+        img = render_scene(7000 + i, size=SMALL_SIZE, deck=deck, card_height=SMALL_CARDS).image
+        reader.read_still(img)
+        small.append(min(_timed(reader.read_still, img) for _ in range(reps)) * 1000)
+    out["small_still_ms_median"] = float(np.median(small))
+    out["small_still_ms_max"] = float(np.max(small))
     out["no_index_search_still_ms_median"] = float(np.median(bare_still))
     out["ratio_to_no_index_search"] = float(np.median(np.array(still) / np.array(bare_still)))
     if peer_still:
@@ -497,6 +507,9 @@ def _print_timing(t: dict) -> None:
     print(f"time on one core (fastest of {t['reps']} runs per scene, median over {t['scenes']} scenes): still "
           f"{t['still_size']} {t['still_ms_median']:.0f} ms (slowest scene {t['still_ms_max']:.0f}); watch frame "
           f"{t['watch_size']} {t['watch_ms_median']:.1f} ms")
+    if "small_still_ms_median" in t:
+        print(f"  the whole table in view (small cards, every seat dealt), still {t['still_size']}: "
+              f"{t['small_still_ms_median']:.0f} ms (slowest scene {t['small_still_ms_max']:.0f})")
     if "ratio_to_mlp_only" in t:
         print(f"  peer in the same run, the MLPs without the CNNs: {t['mlp_only_still_ms_median']:.0f} ms; "
               f"ratio {t['ratio_to_mlp_only']:.2f}")

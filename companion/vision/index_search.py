@@ -309,8 +309,10 @@ def waist_cut(mask: np.ndarray, max_neck: float = 1.0) -> list[np.ndarray]:
     40 %; the two sides as masks of ``mask``'s shape (the cut's own row of pixels left out). No cut (an empty
     list) where the narrowest place is wider than ``max_neck`` of the widest: no waist, one glyph."""
     ys, xs = np.nonzero(mask)
-    pts = np.column_stack([xs, ys]).astype(np.float32)
-    (_, _), (rw, rh), ang = cv2.minAreaRect(pts)
+    # The smallest rectangle round the mask's outer contours is the one round all its pixels (the hull's corners
+    # lie on them), at a fraction of the cost.
+    cnts, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (rw, rh), ang = cv2.minAreaRect(np.concatenate(cnts))
     a = np.radians(ang if rw >= rh else ang + 90.0)
     t = xs * np.cos(a) + ys * np.sin(a)
     t = np.round(t - t.min()).astype(int)

@@ -270,14 +270,20 @@ class Reader:
             if read.code is not None and not read.face_down:
                 out.append(read)
         corner_reads, far = self._read_corners(image, det.corners, det.card_width)
+        # Fanned face-down cards: their pattern breaks into countless glyph-sized pieces, all searched for indices
+        # in vain. Not searched where none of the hand's outline corners read. (Its corners are still retried
+        # further out: a hand of court cards can pass for backs, and a corner of it reads there.)
+        hands = [h for h in det.hands if not any(
+            _same_blob(h, quad, det.card_width) and _looks_like_back(image, quad) for quad in det.backs) or any(
+            r.index_box is not None and _inside(r.index_box.mean(axis=0), h) for r in corner_reads)]
         corner_reads = self._dedupe(corner_reads, out, det.card_width)
         # A card-shaped blob that did not read may be two cards, one mostly on the other (its outline fills a
         # card's rectangle): search it for indices too, like a hand.
         # So may the half of a split quad that looked like a back beside a card read: a hand of three cards side by
         # side is card-shaped too, and the court cards beside the one read are mostly picture.
         unread = [r.quad for r in out if r.code is None and not r.face_down] + [r.quad for r in half_backs]
-        if self.search_indices and (det.hands or unread):
-            corner_reads += self._read_indices(image, det.hands + unread, det.card_width, out, corner_reads)
+        if self.search_indices and (hands or unread):
+            corner_reads += self._read_indices(image, hands + unread, det.card_width, out, corner_reads)
         if far:
             corner_reads += self._read_far(image, far, out + corner_reads, det.card_width, det.hands)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
@@ -629,6 +635,11 @@ def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> f
 
 def _inside(pt: np.ndarray, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(pt[0]), float(pt[1])), False) >= 0
+
+
+def _same_blob(hand: np.ndarray, back: np.ndarray, card_w: float) -> bool:
+    """Whether ``hand`` (an outline) and ``back`` (a rectangle) are one blob, taken for face-down cards."""
+    return bool(np.linalg.norm(back.mean(axis=0) - hand.reshape(-1, 2).mean(axis=0)) < 0.3 * card_w)
 
 
 def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:

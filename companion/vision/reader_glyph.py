@@ -144,18 +144,19 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
     """``locate_index`` on the patch's ink map, threshold and edge masks: the plain pass, then the others."""
     w = patch_bgr.shape[1]
     big: set[str] = set()
-    found = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
+    cache: _Cache = {}  # the passes share thresholded ink and its components
+    found = _locate(cache, patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
     if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
         if not _joined_to_line(found, w):
             return found
         # A rank wider than tall that the far border cuts is joined to a picture's frame line (a king's arm
         # touching it): open thin lines away, and keep the result if it is a plain index of the same height.
-        better = _locate(patch_bgr, ink, paper, thr, edge, whole_only=whole_only, open_lines=True)
+        better = _locate(cache, patch_bgr, ink, paper, thr, edge, whole_only=whole_only, open_lines=True)
         if better is not None and better.suit is not None and _plain(better, w) and \
                 not _joined_to_line(better, w) and better.rank_box[3] >= 0.8 * found.rank_box[3]:
             return better
         return found
-    strict = _locate(patch_bgr, ink, paper, min(thr * 1.7, 0.8), edge, whole_only=whole_only)
+    strict = _locate(cache, patch_bgr, ink, paper, min(thr * 1.7, 0.8), edge, whole_only=whole_only)
     if strict is not None and (strict.suit is None or not (
             found is None or found.suit is None or strict.rank_box[3] < 0.8 * found.rank_box[3])):
         strict = None
@@ -165,25 +166,25 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
     # side of a queen's thin ring read as a 9). The passes below, which part the whole blob, go first.
     if found is not None and found.suit is None:
         # A jumbo index whose rank reaches into its suit (a J's hook): thin the ink until they part.
-        thin = _locate(patch_bgr, ink, paper, thr, edge, erode=True, whole_only=whole_only)
+        thin = _locate(cache, patch_bgr, ink, paper, thr, edge, erode=True, whole_only=whole_only)
         if thin is not None and thin.suit is not None:
             return thin
     if found is None or found.suit is None:
         # A thin rank overlapping a solid suit (a J's hook over a club; the blob may be too big to be taken
         # for a glyph at all): take the suit as what survives an opening wider than the rank's stroke.
-        split = _locate(patch_bgr, ink, paper, thr, edge, split=True, whole_only=whole_only)
+        split = _locate(cache, patch_bgr, ink, paper, thr, edge, split=True, whole_only=whole_only)
         if split is not None and split.suit is not None:
             split.split = True
             return split
         if "big" in big:
             # The index joined by a thin bridge to a picture's frame line, all one blob too big for a glyph.
             # What is left of the frame can join the rank's row or pass for a suit: keep only a plain index.
-            opened = _locate(patch_bgr, ink, paper, thr, edge, open_lines=True, whole_only=whole_only)
+            opened = _locate(cache, patch_bgr, ink, paper, thr, edge, open_lines=True, whole_only=whole_only)
             if opened is not None and opened.suit is not None:
                 if _plain(opened, w):
                     return opened
             elif opened is not None:  # and, parted from the frame, a thin rank still over its suit
-                opened = _locate(patch_bgr, ink, paper, thr, edge, open_lines=True, split=True,
+                opened = _locate(cache, patch_bgr, ink, paper, thr, edge, open_lines=True, split=True,
                                  whole_only=whole_only)
                 if opened is not None and opened.suit is not None and _plain(opened, w):
                     opened.split = True
@@ -191,12 +192,12 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
         if big and found is None and strict is None:
             # Joined to a court picture across a frame line too thick to open away (a small, soft card): thin
             # the ink until the index comes apart, and part the rank from the suit it still overlaps.
-            thin = _locate(patch_bgr, ink, paper, thr, edge, erode=True, split=True, whole_only=whole_only)
+            thin = _locate(cache, patch_bgr, ink, paper, thr, edge, erode=True, split=True, whole_only=whole_only)
             if thin is not None and thin.suit is not None and _plain(thin, w):
                 thin.split = True
                 return thin
         # Last, a small, soft index whose rank and suit the blur joined through a thin neck: cut at the neck.
-        cut = _locate(patch_bgr, ink, paper, thr, edge, waist=True, whole_only=whole_only)
+        cut = _locate(cache, patch_bgr, ink, paper, thr, edge, waist=True, whole_only=whole_only)
         if cut is not None and cut.suit is not None and _plain(cut, w):
             cut.split = True
             return cut
@@ -240,7 +241,48 @@ def _plain(g: IndexGlyphs, patch_w: int) -> bool:
     return g.rank_box[2] <= 0.8 * patch_w and g.suit_box[3] >= 0.5 * g.rank_box[3]
 
 
-def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
+@dataclass
+class _Ink:
+    """One thresholded ink map of a patch (0/1) and, once counted, its connected components."""
+
+    binary: np.ndarray
+    components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+_Cache = dict[tuple[float, bool, bool], _Ink]  # by (threshold, eroded, opened): one patch's passes share them
+
+
+def _binary(cache: _Cache | None, ink: np.ndarray, thr: float,
+            edge: tuple[np.ndarray, np.ndarray] | None, erode: bool, open_lines: bool) -> _Ink:
+    """The ink over ``thr`` (eroded, opened, the table along the edges
+    cleared) as ``_locate`` takes it, made once per patch and kept in ``cache`` (its components counted once,
+    ``_components``)."""
+    key = (thr, erode, open_lines)
+    if cache is not None and key in cache:
+        return cache[key]
+    binary: np.ndarray = (ink > thr).astype(np.uint8)
+    if erode:
+        binary = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    if open_lines:
+        binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if edge is not None:
+        binary &= 1 - edge[0]
+    entry = _Ink(binary)
+    if cache is not None:
+        cache[key] = entry
+    return entry
+
+
+def _components(entry: _Ink) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """The connected components (8-connected, with stats) of a ``_binary`` entry, counted once."""
+    if entry.components is None:
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(entry.binary, connectivity=8)
+        entry.components = (int(n), labels, stats, cents)
+    return entry.components
+
+
+def _locate(cache: _Cache | None, patch_bgr: np.ndarray, ink: np.ndarray,
+            paper: np.ndarray, thr: float,
             edge: tuple[np.ndarray, np.ndarray] | None = None, erode: bool = False, whole_only: bool = False,
             split: bool = False, open_lines: bool = False, big: set[str] | None = None, waist: bool = False
             ) -> IndexGlyphs | None:
@@ -252,19 +294,14 @@ def _locate(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: floa
     corner (``whole_only``: the index may be joined to a court picture). ``waist``: cut each tall blob across at
     its waist, where it has one (``_waist_split``)."""
     h, w = patch_bgr.shape[:2]
-    binary: np.ndarray = (ink > thr).astype(np.uint8)
-    if erode:
-        binary = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    if open_lines:
-        binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    if edge is not None:
-        binary &= 1 - edge[0]
+    entry = _binary(cache, ink, thr, edge, erode, open_lines)
     if split or waist:
-        parted = _split_tall(binary) if split else _waist_split(binary)
+        parted = _split_tall(entry.binary, _components(entry)) if split else _waist_split(entry.binary, _components(entry))
         if parted is None:
             return None  # nothing to part: this pass would find what the plain one found
-        binary = parted
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(parted, connectivity=8)
+    else:
+        n, labels, stats, _ = _components(entry)
     comps = []
     min_h = 0.045 * h
     for i, (x, y, cw, ch, area) in enumerate(stats.tolist()):
@@ -413,13 +450,13 @@ def _edge_mask(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return gone, cv2.dilate(gone, np.ones((3, 3), np.uint8))
 
 
-def _part_tall(binary: np.ndarray, tall: float, part: Callable[[np.ndarray], np.ndarray | None]
-               ) -> np.ndarray | None:
+def _part_tall(binary: np.ndarray, tall: float, part: Callable[[np.ndarray], np.ndarray | None],
+               components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
     """``binary`` with each tall blob (at least ``tall`` times taller than wide and a quarter of the patch high:
     a rank run into the suit below it) replaced by what ``part`` makes of it (the blob's own box, 0/1), where it
-    parts it. None when no blob was parted."""
+    parts it. None when no blob was parted. ``components``: ``binary``'s, where counted already."""
     h, _ = binary.shape
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, labels, stats, _ = components or cv2.connectedComponentsWithStats(binary, connectivity=8)
     out = binary.copy()
     parted = False
     for i in range(1, n):
@@ -437,11 +474,12 @@ def _part_tall(binary: np.ndarray, tall: float, part: Callable[[np.ndarray], np.
     return out if parted else None
 
 
-def _split_tall(binary: np.ndarray) -> np.ndarray | None:
+def _split_tall(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+                ) -> np.ndarray | None:
     """Part each tall blob (rank run into the suit below it) into an upper rank and a lower solid suit: the
     suit is what survives an opening a quarter of the blob's width (a thin stroke does not), grown back inside
     the blob below its top; the rank is the rest, kept a pixel away. None when there is no blob to part."""
-    return _part_tall(binary, 1.5, _rank_off_suit)
+    return _part_tall(binary, 1.5, _rank_off_suit, components)
 
 
 def _rank_off_suit(blob: np.ndarray) -> np.ndarray | None:
@@ -469,7 +507,8 @@ def _rank_off_suit(blob: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _waist_split(binary: np.ndarray) -> np.ndarray | None:
+def _waist_split(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+                 ) -> np.ndarray | None:
     """Cut each tall blob (a rank run into the suit below it: a small, soft index, the J's hook on a diamond's
     tip) across at its waist, where the two glyphs meet (``index_search.waist_cut``; the neck at most half the
     widest row). None when there is no such blob."""
@@ -478,7 +517,7 @@ def _waist_split(binary: np.ndarray) -> np.ndarray | None:
         pieces = waist_cut(blob > 0, max_neck=0.5)
         return (pieces[0] | pieces[1]).astype(np.uint8) if pieces else None
 
-    return _part_tall(binary, WAIST_TALL, cut)
+    return _part_tall(binary, WAIST_TALL, cut, components)
 
 
 def _window(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> tuple[slice, slice]:

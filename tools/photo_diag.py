@@ -1,0 +1,87 @@
+"""Card by card on the real photos: what the reader did with each labelled card (right, wrong, abstained,
+face-down, missed), with the reads around it; optionally a picture of each image with a card not read right.
+
+    PYTHONPATH=. python tools/photo_diag.py [--half dev] [--out DIR] [-v]
+
+Tune on the dev half only (even images in file order); the test half (odd) is for measuring
+(`benchmarks/vision_bench.py` counts both the same way).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.vision_bench import PHOTOS, _credited, photo_boxes  # noqa: E402
+from companion.vision.reader import Reader  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--half", choices=("dev", "test"), default="dev")
+    ap.add_argument("--out", metavar="DIR", help="write an annotated picture of each image with a card not read right")
+    ap.add_argument("-v", action="store_true", help="one line per card not read right")
+    args = ap.parse_args(argv)
+    reader = Reader()
+    tally: Counter[str] = Counter()
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    for i, (name, boxes) in enumerate(photo_boxes().items()):
+        if (i % 2 == 0) != (args.half == "dev"):
+            continue
+        img = cv2.imread(str(PHOTOS / name))
+        if img is None:
+            continue
+        reads = reader.read_still(img)
+        rects = [tuple(int(b[k]) for k in ("x1", "y1", "x2", "y2")) for b in boxes]
+
+        def within(p, rect, m: int = 5) -> bool:
+            x1, y1, x2, y2 = rect
+            return x1 - m <= p[0] <= x2 + m and y1 - m <= p[1] <= y2 + m
+
+        right = _credited(reads, boxes, rects, within)
+        bad = False
+        for k, (b, rect) in enumerate(zip(boxes, rects)):
+            here = [r for r in reads if within(r.centre, rect)]
+            if k in right:
+                tally["right"] += 1
+                continue
+            named = [r.code for r in here if r.code and not r.face_down]
+            what = ("wrong" if named else "abstained" if any(not r.face_down for r in here)
+                    else "face_down" if here else "missed")
+            tally[what] += 1
+            bad = True
+            if args.v:
+                desc = " ".join(f"{r.code or '?'}:{r.confidence:.2f}" for r in here)
+                print(f"{name} [{i}] {b['card']} {rect}: {what} {desc}")
+        if bad and out:
+            vis = img.copy()
+            for rect in rects:
+                cv2.rectangle(vis, rect[:2], rect[2:], (0, 200, 0), 1)
+            for r in reads:
+                q = np.asarray(r.quad, dtype=np.int32) if r.quad is not None else None
+                if q is not None:
+                    cv2.polylines(vis, [q], True, (0, 0, 255), 1)
+                if r.index_box is not None:
+                    cv2.polylines(vis, [np.asarray(r.index_box, dtype=np.int32)], True, (255, 0, 0), 1)
+                cv2.putText(vis, f"{r.code or '?'} {r.confidence:.2f}", tuple(int(v) for v in r.centre),
+                            cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
+            cv2.imwrite(str(out / f"{i:03d}_{Path(name).stem}.png"), vis)
+    n = sum(tally.values())
+    print(f"{args.half}: {tally['right']}/{n} right; " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())
+                                                                if k != "right"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
