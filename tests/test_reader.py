@@ -1233,3 +1233,38 @@ def test_the_right_half_of_an_eight_is_not_read_as_a_three(reader: Reader, seed:
     present = {c.code for c in sc.cards if c.face_up}
     named = {r.code for r in reader.read_still(sc.image) if r.code and not r.face_down}
     assert named <= present
+
+
+def test_a_ten_whose_one_ran_into_the_card_edge_is_read_in_a_hand(reader: Reader) -> None:
+    # The middle card of three, 10h, at 80 px per card width: its '1' ran into the edge line of the card beneath,
+    # so the index search paired the '0' with the heart and its frame cut the '1' off. The frame a digit's width
+    # to the left (TEN_JITTER) reads it.
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5050, size=(2028, 1521), deck="saulspatz_gang4colour", jokers=False, card_height=0.085)
+    card = next(c for c in sc.cards if c.code == "Th")
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, card, _card_width(sc))
+
+
+def test_a_hand_of_backs_is_not_searched_for_indices(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three fanned pairs of patterned backs and four community cards, the whole table in view: the backs' lattice
+    # gave hundreds of index-search frames, read in vain (one still took 0.9 s). Hands taken for backs, none of
+    # whose outline corners read, are not searched; the backs are still reported, the cards still read.
+    sc = _tuning_scene(5002, "saulspatz_gang4colour", small=True)
+    searched: list[np.ndarray] = []
+    real = Reader._read_indices
+
+    def spy(self: Reader, image: np.ndarray, hands: list[np.ndarray], *args: object) -> list[CardRead]:
+        searched.extend(hands)
+        return real(self, image, hands, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Reader, "_read_indices", spy)
+    reads = reader.read_still(sc.image)
+    backs = [c for c in sc.cards if not c.face_up]
+    assert backs
+    for b in backs:
+        assert not any(cv2.pointPolygonTest(h.reshape(-1, 1, 2).astype(np.float32),
+                                            tuple(float(v) for v in b.centre), False) >= 0 for h in searched)
+    assert sum(r.face_down for r in reads) >= 3
+    assert {c.code for c in sc.cards if c.face_up} <= {r.code for r in reads}

@@ -85,6 +85,9 @@ MARGIN_MIN_PX = 40
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
 DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
+# An index-search frame that found a glyph row but did not read is read again this far left (card widths): the
+# '0' of a '10' whose '1' ran into the card's edge line was taken for the rank, and the frame cut the '1' off.
+TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
 QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
@@ -492,9 +495,10 @@ class Reader:
                 if deep and tried == DEEP_READS:
                     break
                 tried += 1
-                # Deep frames are retried as a guessed corner is; plain frames are many, and read once.
-                read = self._read_retried(image, f.origin, f.x_axis, f.y_axis, 0.0)[0] if deep else \
-                    self._read_guessed(image, f.origin, f.x_axis, f.y_axis, 0.0, card_at=f.origin)[0]
+                # Deep frames are retried as a guessed corner is; plain frames are many, and retried only a
+                # digit's width to the left.
+                read = self._read_retried(image, f.origin, f.x_axis, f.y_axis, 0.0,
+                                          JITTER if deep else TEN_JITTER)[0]
                 if read is not None:
                     out.append(read)
                     if read.index_box is not None:
