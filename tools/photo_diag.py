@@ -1,7 +1,7 @@
 """Card by card on the real photos: what the reader did with each labelled card (right, wrong, abstained,
 face-down, missed), with the reads around it; optionally a picture of each image with a card not read right.
 
-    PYTHONPATH=. python tools/photo_diag.py [--half dev] [--out DIR] [-v]
+    PYTHONPATH=. python tools/photo_diag.py [--half dev] [--soft] [--out DIR] [-v]
 
 Tune on the dev half only (even images in file order); the test half (odd) is for measuring
 (`benchmarks/vision_bench.py` counts both the same way).
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import PHOTOS, _credited, photo_boxes  # noqa: E402
+from benchmarks.vision_bench import PHOTOS, _credited, photo_boxes, softened  # noqa: E402
 from companion.vision.reader import Reader  # noqa: E402
 
 
@@ -30,6 +30,8 @@ def main(argv=None) -> int:
     ap.add_argument("--half", choices=("dev", "test"), default="dev")
     ap.add_argument("--out", metavar="DIR", help="write an annotated picture of each image with a card not read right")
     ap.add_argument("-v", action="store_true", help="one line per card not read right")
+    ap.add_argument("--soft", action="store_true",
+                    help="soften each photo first, as the benchmark does (its cards at most SOFT_CARD_PX across)")
     args = ap.parse_args(argv)
     reader = Reader()
     tally: Counter[str] = Counter()
@@ -42,6 +44,8 @@ def main(argv=None) -> int:
         img = cv2.imread(str(PHOTOS / name))
         if img is None:
             continue
+        if args.soft:
+            img = softened(img, boxes)
         reads = reader.read_still(img)
         rects = [tuple(int(b[k]) for k in ("x1", "y1", "x2", "y2")) for b in boxes]
 

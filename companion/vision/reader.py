@@ -28,6 +28,7 @@ from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
                                      order_clockwise, short_side)
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
+from companion.vision.reader_corner import corner_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
 from companion.vision.reader_model import load_classifier
@@ -88,6 +89,10 @@ DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the li
 # An index-search frame that found a glyph row but did not read is read again this far left (card widths): the
 # '0' of a '10' whose '1' ran into the card's edge line was taken for the rank, and the frame cut the '1' off.
 TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
+# The whole-corner classifier (reader_corner) names a whole card the glyphs left unnamed only when both its index
+# corners say the same card, each with rank and suit probabilities multiplied at least this high (trained with
+# label smoothing 0.05, a sure corner gives about 0.9).
+CORNER_NET_MIN = 0.8
 QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
@@ -128,6 +133,8 @@ class Reader:
         self.model_dir = d
         self.rank_model = load_classifier(d, "rank")
         self.suit_model = load_classifier(d, "suit")
+        # Whole cards the glyphs leave unnamed are asked of the whole-corner classifier, where it is shipped.
+        self.corner_net = load_corner_net(d)
         self.deck = deck
         self.threshold = threshold
         # A card's short side over the picture's width, measured at calibration; None: estimated per picture.
@@ -394,11 +401,38 @@ class Reader:
         code, conf, alts = self.decide(reads)
         if len(reads) < 2 and (both or conf < self.threshold + GUESSED_MARGIN):
             code = None
+        if code is None and self.corner_net is not None:
+            # The index the glyph reader could not take apart (soft, 8-11 px tall), read whole at both corners.
+            named = self._corner_net_read(image, q)
+            if named is not None:
+                code, conf, start = named
+                return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
         ordered = np.roll(q, -start, axis=0).astype(np.float32)
         if code is None and not any(_names_a_rank(r) for r in reads) and _looks_like_back(image, ordered):
             return CardRead(BACK, 0.6, ordered, "none", True)
         return CardRead(code, conf, ordered, "tl" if reads else "none", False,
                         index_box=reads[0].box if reads else None, alternatives=alts)
+
+    def _corner_net_read(self, image: np.ndarray, q: np.ndarray) -> tuple[str, float, int] | None:
+        """A whole card (outline ``q``) named by the whole-corner classifier (``reader_corner``): (code,
+        confidence, the corner taken as its top-left), when both index corners name the same card, each at
+        ``CORNER_NET_MIN`` or more; else None."""
+        assert self.corner_net is not None
+        starts = [k for k in range(4) if not corner_frame(q, k)[3]]
+        if len(starts) != 2:
+            return None
+        inputs = []
+        for k in starts:
+            o, xa, ya, _ = corner_frame(q, k)
+            o = o - OUTSET * (xa + ya)
+            inputs.append(corner_input(corner_patch(image, o.astype(np.float32), xa.astype(np.float32),
+                                                    ya.astype(np.float32))))
+        pr, ps = self.corner_net.predict(np.stack(inputs))
+        r, s = pr.argmax(axis=1), ps.argmax(axis=1)
+        conf = pr.max(axis=1) * ps.max(axis=1)
+        if r[0] != r[1] or s[0] != s[1] or r[0] >= len(RANKS) or s[0] >= len(SUITS) or conf.min() < CORNER_NET_MIN:
+            return None
+        return RANKS[int(r[0])] + SUITS[int(s[0])], float(np.sqrt(conf[0] * conf[1])), starts[0]
 
     def _read_scaled(self, image: np.ndarray, read: CardRead) -> CardRead | None:
         """An unread whole card read again from its outline a little smaller, then a little bigger
