@@ -1317,3 +1317,16 @@ def test_a_community_card_whose_soft_index_the_glyphs_miss_is_read_whole(reader:
     glyphs_only = Reader()
     glyphs_only.corner_net = None
     assert not _named_near(glyphs_only.read_still(sc.image), card, _card_width(sc))
+
+
+def test_the_corner_classifier_seconds_a_weak_pocket_corner(reader: Reader) -> None:
+    # A lower card's jack at a guessed outline corner, cards about 85 px wide: the glyphs name Jc, but under the
+    # guessed corner's margin; the whole-corner classifier, reading the same frame, names it too.
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5040, size=(2028, 1521), deck="byronknoll_vector", jokers=False, card_height=0.085)
+    card = next(c for c in sc.cards if c.code == "Jc")
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+    glyphs_only = Reader()
+    glyphs_only.corner_net = None
+    assert not _named_near(glyphs_only.read_still(sc.image), card, _card_width(sc))

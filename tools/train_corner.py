@@ -1,7 +1,7 @@
 """Train the whole-corner classifier (``companion/vision/reader_corner.py``): rank and suit from a corner patch.
 
     .venv/bin/pip install torch onnx                 # training needs PyTorch (running it needs only OpenCV)
-    .venv/bin/python tools/train_corner.py           # about 10 minutes on 2 cores
+    .venv/bin/python tools/train_corner.py           # about 20 minutes on 2 cores
     .venv/bin/python tools/train_corner.py --quick   # a tenth of the data, to check the pipeline
 
 The samples are the glyph classifiers' (``tools/train_reader.py``): corners rendered in the training fonts,
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "models"))
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--epochs", type=int, default=16)
     args = ap.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     chunk = 250
@@ -159,8 +159,8 @@ def main(argv=None) -> int:
     def jobs(kind: str, total: int, held: bool, base: int) -> list[tuple[str, int, int, bool]]:
         return [(kind, args.seed * 100000 + base + i, chunk, held) for i in range(max(1, int(total * scale) // chunk))]
 
-    x, yr, ys = generate(jobs("font", 22000, False, 70000) + jobs("deck", 9000, False, 80000) +
-                         jobs("junk", 6000, False, 90000), "training", args.procs)
+    x, yr, ys = generate(jobs("font", 33000, False, 70000) + jobs("deck", 13500, False, 80000) +
+                         jobs("junk", 9000, False, 90000), "training", args.procs)
     fonts = generate(jobs("font", 2000, True, 95000), "held-out fonts", args.procs)
     deck = generate(jobs("deck", 1500, True, 96000), "held-out deck", args.procs)
     out = Path(args.out)

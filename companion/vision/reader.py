@@ -91,7 +91,8 @@ DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the li
 TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
 # The whole-corner classifier (reader_corner) names a whole card the glyphs left unnamed only when both its index
 # corners say the same card, each with rank and suit probabilities multiplied at least this high (trained with
-# label smoothing 0.05, a sure corner gives about 0.9).
+# label smoothing 0.05, a sure corner gives about 0.9); at a guessed corner it seconds a glyph read below the
+# margin when it names the same card at this much (as an enrolled deck's prototypes do).
 CORNER_NET_MIN = 0.8
 QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
@@ -572,8 +573,9 @@ class Reader:
             return None, located
         code, conf, alts = self.decide([r], guessed=True)
         need = self.threshold + GUESSED_MARGIN
-        if code is None or (r.cut_three and conf < need + CUT_MARGIN) or (
-                conf < need and not self._deck_agrees([r], code)):  # an enrolled deck does not second a cut 3
+        if code is None or (r.cut_three and conf < need + CUT_MARGIN) or (  # nothing seconds a cut 3
+                conf < need and not self._deck_agrees([r], code)
+                and not self._net_agrees(image, origin - outset * (x_axis + y_axis), x_axis, y_axis, code)):
             return None, located
         o, xa, ya = card_at, x_axis, y_axis * CARD_ASPECT
         quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
@@ -588,6 +590,19 @@ class Reader:
         best = int(np.argmax(sum(r.card_scores() for r in reads)))
         q, card = max((float(r.rank_p.max() * r.suit_p.max()), int(np.argmax(r.card_scores()))) for r in reads)
         return card != best and q > 0.5
+
+    def _net_agrees(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
+                    code: str) -> bool:
+        """The whole-corner classifier as a second opinion on a guessed corner the glyphs read below the margin:
+        it names the same card from the same frame at ``CORNER_NET_MIN`` or more."""
+        if self.corner_net is None:
+            return False
+        x = corner_input(corner_patch(image, np.asarray(origin, np.float32), np.asarray(x_axis, np.float32),
+                                      np.asarray(y_axis, np.float32)))
+        pr, ps = self.corner_net.predict(x[None])
+        r, s = int(pr[0].argmax()), int(ps[0].argmax())
+        return r < len(RANKS) and s < len(SUITS) and RANKS[r] + SUITS[s] == code and \
+            float(pr[0].max() * ps[0].max()) >= CORNER_NET_MIN
 
     def _deck_agrees(self, reads: list[CornerRead], code: str) -> bool:
         """An enrolled deck as a second opinion: its own prototypes name the same card, confidently."""
