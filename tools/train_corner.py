@@ -1,7 +1,7 @@
 """Train the whole-corner classifier (``companion/vision/reader_corner.py``): rank and suit from a corner patch.
 
     .venv/bin/pip install torch onnx                 # training needs PyTorch (running it needs only OpenCV)
-    .venv/bin/python tools/train_corner.py           # about 20 minutes on 2 cores
+    .venv/bin/python tools/train_corner.py           # about 15 minutes on 2 cores
     .venv/bin/python tools/train_corner.py --quick   # a tenth of the data, to check the pipeline
 
 The samples are the glyph classifiers' (``tools/train_reader.py``): corners rendered in the training fonts,
