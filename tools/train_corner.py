@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from companion.vision import glyphs as G  # noqa: E402
 from companion.vision.reader_corner import INPUT_H, INPUT_W, RANKS, SUITS, corner_input  # noqa: E402
 from companion.vision.reader_model import _bar  # noqa: E402
+from tools.train_reader import draw_corner, fit  # noqa: E402
 
 RANK_CLASSES = list(RANKS) + ["junk"]
 SUIT_CLASSES = list(SUITS) + ["junk"]
@@ -45,18 +46,7 @@ def _sample(args: tuple[str, int, int, bool]) -> tuple[np.ndarray, np.ndarray, n
     decks = (G.HELD_OUT_DECK,) if held_out else G.TRAIN_DECKS
     xs, rs, ss = [], [], []
     for _ in range(count):
-        if kind == "font":
-            hi, rfrac, rank, suit = G.random_font_corner(rng, fonts, sfonts)
-        elif kind == "deck":
-            deck = G.load_deck(decks[int(rng.integers(len(decks)))])
-            keys = [k for k in deck if not k.startswith("BACK")]
-            key = keys[int(rng.integers(len(keys)))]
-            hi = G.deck_corner_hi(deck[key], rng, "tl" if rng.random() < 0.5 else "br")
-            rfrac = G.deck_index_height(deck[key])
-            code = G.code_of(key)
-            rank, suit = ("junk", "junk") if code in ("JR", "JB") else (code[0], code[1])
-        else:
-            hi, rfrac, rank, suit = G.junk_patch(rng, decks), 0.14, "junk", "junk"
+        hi, rfrac, rank, suit = draw_corner(kind, rng, fonts, sfonts, decks)
         if suit == "x":  # a joker's corner
             rank, suit = "junk", "junk"
         patch = G.degrade(hi, rng, rank_height_frac=rfrac)
@@ -93,30 +83,15 @@ def train(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, path: Path, epochs: int
         nn.Linear(128, nr + len(SUIT_CLASSES)))
     xt = torch.from_numpy(x.astype(np.float32) / 255.0)
     rt, st = torch.from_numpy(yr), torch.from_numpy(ys)
-    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = epochs * ((len(xt) + 127) // 128)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    gen = torch.Generator().manual_seed(seed)
-    for ep in range(epochs):
-        net.train()
-        order = torch.randperm(len(xt), generator=gen)
-        total = 0.0
-        for i in range(0, len(xt), 128):
-            idx = order[i:i + 128]
-            xb = xt[idx]
-            dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
-            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
-            xb = (xb + torch.randn(xb.shape, generator=gen) * 0.03).clamp(0, 1)
-            out = net(xb)
-            loss = loss_fn(out[:, :nr], rt[idx]) + loss_fn(out[:, nr:], st[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        _bar("train corner cnn", ep + 1, epochs, f"loss {total / len(xt):.3f}")
-    net.eval()
+
+    def batch_loss(idx, gen):
+        dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
+        xb = torch.roll(xt[idx], shifts=(dy, dx), dims=(2, 3))
+        out = net((xb + torch.randn(xb.shape, generator=gen) * 0.03).clamp(0, 1))
+        return loss_fn(out[:, :nr], rt[idx]) + loss_fn(out[:, nr:], st[idx])
+
+    fit(net, len(xt), batch_loss, epochs, seed, "corner cnn")
     torch.onnx.export(net, torch.zeros(1, 2, INPUT_H, INPUT_W), str(path), input_names=["corner"],
                       output_names=["logits"], dynamic_axes={"corner": {0: "n"}, "logits": {0: "n"}},
                       opset_version=13, dynamo=False)

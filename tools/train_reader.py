@@ -45,18 +45,7 @@ def _sample(args: tuple[str, int, int, bool]) -> tuple[list, list, list, list, l
     rx, ry, sx, sy, cards, rb, sb = [], [], [], [], [], [], []
     decks = (G.HELD_OUT_DECK,) if held_out else G.TRAIN_DECKS
     for _ in range(count):
-        if kind == "font":
-            hi, rfrac, rank, suit = G.random_font_corner(rng, fonts, sfonts)
-        elif kind == "deck":
-            deck = G.load_deck(decks[int(rng.integers(len(decks)))])
-            keys = [k for k in deck if not k.startswith("BACK")]
-            key = keys[int(rng.integers(len(keys)))]
-            hi = G.deck_corner_hi(deck[key], rng, "tl" if rng.random() < 0.5 else "br")
-            rfrac = _deck_rank_frac(decks, key, deck)
-            code = G.code_of(key)
-            rank, suit = ("J", "x") if code in ("JR", "JB") else (code[0], code[1])
-        else:
-            hi, rfrac, rank, suit = G.junk_patch(rng, G.TRAIN_DECKS if not held_out else decks), 0.14, "junk", "junk"
+        hi, rfrac, rank, suit = draw_corner(kind, rng, fonts, sfonts, decks)
         patch = G.degrade(hi, rng, rank_height_frac=rfrac)
         g = locate_index(patch)
         if g is None:
@@ -71,6 +60,24 @@ def _sample(args: tuple[str, int, int, bool]) -> tuple[list, list, list, list, l
             sy.append(SUIT_CLASSES.index("letter" if suit == "x" else suit))
         cards.append((rank, suit, len(rx) - 1, len(sx) - 1 if g.suit is not None else None))
     return rx, ry, sx, sy, cards, rb, sb
+
+
+def draw_corner(kind: str, rng: np.random.Generator, fonts: list[str], sfonts: list[str],
+                decks: tuple[str, ...]) -> tuple[np.ndarray, float, str, str]:
+    """One hi-res corner before the camera: (corner, rank height in card widths, rank, suit). ``kind``: 'font' (a
+    rendered corner; suit 'x' for a joker's word), 'deck' (a card of ``decks``, either index; a joker is J over
+    'x') or 'junk' (no index: rank and suit 'junk')."""
+    if kind == "font":
+        return G.random_font_corner(rng, fonts, sfonts)
+    if kind == "deck":
+        deck = G.load_deck(decks[int(rng.integers(len(decks)))])
+        keys = [k for k in deck if not k.startswith("BACK")]
+        key = keys[int(rng.integers(len(keys)))]
+        hi = G.deck_corner_hi(deck[key], rng, "tl" if rng.random() < 0.5 else "br")
+        code = G.code_of(key)
+        rank, suit = ("J", "x") if code in ("JR", "JB") else (code[0], code[1])
+        return hi, _deck_rank_frac(decks, key, deck), rank, suit
+    return G.junk_patch(rng, decks), 0.14, "junk", "junk"
 
 
 def _u8(box: np.ndarray) -> np.ndarray:
@@ -165,6 +172,31 @@ def _data(args, jobs) -> tuple[tuple, tuple, tuple]:
     return train, held_fonts, held_deck
 
 
+def fit(net, n: int, batch_loss, epochs: int, seed: int, label: str) -> None:
+    """Train ``net`` (PyTorch, CPU) on ``n`` samples: Adam (2e-3, weight decay 1e-4) with a one-cycle rate (up to
+    3e-3), batches of 128 in a seeded random order, ``epochs`` times; ``batch_loss(indices, generator)`` gives
+    a batch's loss (its augmentation drawn from the generator). Leaves ``net`` in eval mode."""
+    import torch
+
+    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * ((n + 127) // 128))
+    gen = torch.Generator().manual_seed(seed)
+    for ep in range(epochs):
+        net.train()
+        order = torch.randperm(n, generator=gen)
+        total = 0.0
+        for i in range(0, n, 128):
+            idx = order[i:i + 128]
+            loss = batch_loss(idx, gen)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        _bar(f"train {label}", ep + 1, epochs, f"loss {total / n:.3f}")
+    net.eval()
+
+
 def train_cnn(boxes: np.ndarray, labels: np.ndarray, classes: list[str], path: Path, epochs: int, seed: int,
               label: str) -> None:
     """A small CNN on 32x32 glyph boxes (PyTorch, CPU), exported to ONNX for cv2.dnn, classes in a .json.
@@ -184,35 +216,22 @@ def train_cnn(boxes: np.ndarray, labels: np.ndarray, classes: list[str], path: P
         nn.Flatten(), nn.Dropout(0.3), nn.Linear(64 * 16, 128), nn.ReLU(), nn.Linear(128, len(classes)))
     x = torch.from_numpy(boxes.astype(np.float32) / 255.0).unsqueeze(1)
     y = torch.from_numpy(labels.astype(np.int64))
-    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = epochs * ((len(x) + 127) // 128)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    gen = torch.Generator().manual_seed(seed)
-    for ep in range(epochs):
-        net.train()
-        order = torch.randperm(len(x), generator=gen)
-        total = 0.0
-        for i in range(0, len(x), 128):
-            idx = order[i:i + 128]
-            xb = x[idx]
-            # Shifts of up to 2 px and a little scale jitter (the locator's box is not exact), and noise.
-            theta = torch.zeros(len(idx), 2, 3)
-            sc = 1 + (torch.rand(len(idx), generator=gen) - 0.5) * 0.2
-            theta[:, 0, 0] = sc
-            theta[:, 1, 1] = sc * (1 + (torch.rand(len(idx), generator=gen) - 0.5) * 0.1)
-            theta[:, :, 2] = (torch.rand(len(idx), 2, generator=gen) - 0.5) * 0.25
-            grid = nn.functional.affine_grid(theta, list(xb.shape), align_corners=False)
-            xb = nn.functional.grid_sample(xb, grid, align_corners=False)
-            xb = (xb + torch.randn(xb.shape, generator=gen) * 0.05).clamp(0, 1)
-            loss = loss_fn(net(xb), y[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        _bar(f"train {label}", ep + 1, epochs, f"loss {total / len(x):.3f}")
-    net.eval()
+
+    def batch_loss(idx, gen):
+        xb = x[idx]
+        # Shifts of up to 2 px and a little scale jitter (the locator's box is not exact), and noise.
+        theta = torch.zeros(len(idx), 2, 3)
+        sc = 1 + (torch.rand(len(idx), generator=gen) - 0.5) * 0.2
+        theta[:, 0, 0] = sc
+        theta[:, 1, 1] = sc * (1 + (torch.rand(len(idx), generator=gen) - 0.5) * 0.1)
+        theta[:, :, 2] = (torch.rand(len(idx), 2, generator=gen) - 0.5) * 0.25
+        grid = nn.functional.affine_grid(theta, list(xb.shape), align_corners=False)
+        xb = nn.functional.grid_sample(xb, grid, align_corners=False)
+        xb = (xb + torch.randn(xb.shape, generator=gen) * 0.05).clamp(0, 1)
+        return loss_fn(net(xb), y[idx])
+
+    fit(net, len(x), batch_loss, epochs, seed, label)
     torch.onnx.export(net, torch.zeros(1, 1, 32, 32), str(path), input_names=["glyph"], output_names=["logits"],
                       dynamic_axes={"glyph": {0: "n"}, "logits": {0: "n"}}, opset_version=13, dynamo=False)
     path.with_suffix(".json").write_text(json.dumps({"classes": classes, "input": "1x32x32 glyph box, 0..1"}))
