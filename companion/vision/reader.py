@@ -89,6 +89,8 @@ DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the li
 # An index-search frame that found a glyph row but did not read is read again this far left (card widths): the
 # '0' of a '10' whose '1' ran into the card's edge line was taken for the rank, and the frame cut the '1' off.
 TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
+# A card named from two corners needs one of them to give it at least this share of its belief on its own.
+ONE_CORNER_MIN = 0.5
 # The whole-corner classifier (reader_corner) names a whole card the glyphs left unnamed only when both its index
 # corners say the same card, each with rank and suit probabilities multiplied at least this high (trained with
 # label smoothing 0.05, a sure corner gives about 0.9); at a guessed corner it seconds a glyph read below the
@@ -246,6 +248,10 @@ class Reader:
             return code, joker, alts
         conf = float(min(max(p[best], 0.0), 1.0))
         if self._contradict(reads) or not _ink_fits(Card(best).suit, reads):
+            return None, conf, alts
+        if len(reads) > 1 and max(_share(r, best) for r in reads) < ONE_CORNER_MIN:
+            # Two corners of one card are not independent witnesses: both torn between an 8 and a 10 (one
+            # soft print, one blur), multiplied they named the 8 at 0.70. One corner must favour the card alone.
             return None, conf, alts
         return (str(Card(best)) if conf >= self.threshold else None), conf, alts
 
@@ -644,6 +650,13 @@ def corner_frame(quad: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.n
     ya = quad[(k - 1) % 4] - o
     landscape = bool(np.linalg.norm(xa) > np.linalg.norm(ya) * 1.15)
     return o, xa, ya / np.linalg.norm(ya) * np.linalg.norm(xa), landscape
+
+
+def _share(r: CornerRead, card: int) -> float:
+    """How much of one corner's belief among the 52 cards goes to ``card`` (its rank times suit probability over
+    the sum over all cards)."""
+    p = np.exp(r.card_scores())
+    return float(p[card] / max(float(p.sum()), 1e-12))
 
 
 def _names_a_rank(r: CornerRead) -> bool:
