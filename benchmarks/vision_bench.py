@@ -214,9 +214,9 @@ def softened(img: np.ndarray, boxes: list[dict[str, str]], card_px: float = SOFT
     """``img`` scaled down so that its labelled cards (their boxes' median short side) are at most ``card_px``
     across, and back up to its size: the detail a camera further away would give, at the same picture size."""
     side = float(np.median([min(int(b["x2"]) - int(b["x1"]), int(b["y2"]) - int(b["y1"])) for b in boxes]))
-    f = card_px / side if side > card_px else 1.0
-    if f >= 1.0:
+    if side <= card_px:
         return img
+    f = card_px / side
     h, w = img.shape[:2]
     small = cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -245,14 +245,9 @@ def real_photos(reader: Reader, limit: int | None = None, soften: bool = False) 
         if img is None:
             continue
         reads = reader.read_still(softened(img, boxes) if soften else img)
-        rects = [tuple(int(b[k]) for k in ("x1", "y1", "x2", "y2")) for b in boxes]
-
-        def within(p, rect, m: int = 5) -> bool:
-            x1, y1, x2, y2 = rect
-            return x1 - m <= p[0] <= x2 + m and y1 - m <= p[1] <= y2 + m
-
+        rects = [_rect(b) for b in boxes]
         for r in reads:
-            if not any(within(r.centre, rect, 0) for rect in rects):
+            if not any(_within(r.centre, rect, 0) for rect in rects):
                 if r.face_down:
                     c["stray_backs"] += 1
                 elif r.code:
@@ -264,33 +259,54 @@ def real_photos(reader: Reader, limit: int | None = None, soften: bool = False) 
                 # another is read from its index, and its centre, extrapolated, falls on the upper card.)
                 c["reads"] += 1
                 at = [r.centre] + ([r.index_box.mean(axis=0)] if r.index_box is not None else [])
-                if r.code in ("JR", "JB") or not any(b["card"][0] == r.code[0] and any(within(p, rect) for p in at)
+                if r.code in ("JR", "JB") or not any(b["card"][0] == r.code[0] and any(_within(p, rect) for p in at)
                                                      for b, rect in zip(boxes, rects)):
                     c["reads_not_there"] += 1
-        right = _credited(reads, boxes, rects, within)
-        for k, (b, rect) in enumerate(zip(boxes, rects)):
+        for b, (outcome, here) in zip(boxes, card_outcomes(reads, boxes)):
             rank = b["card"][0]
-            here = [r for r in reads if within(r.centre, rect)]
-            named = [r.code[0] for r in here if r.code and not r.face_down]
             c["cards"] += 1
             per_rank[rank]["cards"] += 1
-            c["right_centres"] += int(rank in named)
-            if k in right:
-                c["right"] += 1
-                per_rank[rank]["right"] += 1
-            elif named:
-                c["wrong"] += 1
-            elif any(not r.face_down for r in here):
-                c["abstained"] += 1
-            elif here:
-                c["face_down"] += 1
-            else:
-                c["missed"] += 1
+            c["right_centres"] += int(any(r.code and not r.face_down and r.code[0] == rank for r in here))
+            c[outcome] += 1
+            per_rank[rank]["right"] += int(outcome == "right")
         _progress("real photos, softened" if soften else "real photos", i + 1, len(images))
     res: dict[str, Any] = {k: dict(v) for k, v in out.items()}
     res["all"] = dict(out["dev"] + out["test"])
     res["per_rank"] = {k: dict(v) for k, v in per_rank.items()}
     return res
+
+
+def _rect(box: dict[str, str]) -> tuple[int, int, int, int]:
+    """A labelled box's (x1, y1, x2, y2)."""
+    x1, y1, x2, y2 = (int(box[k]) for k in ("x1", "y1", "x2", "y2"))
+    return x1, y1, x2, y2
+
+
+def _within(p, rect: tuple[int, int, int, int], m: int = 5) -> bool:
+    """Point ``p`` lies in ``rect`` grown by ``m`` pixels."""
+    x1, y1, x2, y2 = rect
+    return x1 - m <= p[0] <= x2 + m and y1 - m <= p[1] <= y2 + m
+
+
+def card_outcomes(reads, boxes: list[dict[str, str]]) -> list[tuple[str, list]]:
+    """Per labelled box, what the reader made of that card, and the reads whose card centre lies in the box:
+    'right' (``_credited``), 'wrong' (only reads of other ranks there), 'abstained' (a face-up card found there
+    but not named), 'face_down' (taken for a back) or 'missed'."""
+    rects = [_rect(b) for b in boxes]
+    right = _credited(reads, boxes, rects, _within)
+    out: list[tuple[str, list]] = []
+    for k, rect in enumerate(rects):
+        here = [r for r in reads if _within(r.centre, rect)]
+        if k in right:
+            outcome = "right"
+        elif any(r.code and not r.face_down for r in here):
+            outcome = "wrong"
+        elif any(not r.face_down for r in here):
+            outcome = "abstained"
+        else:
+            outcome = "face_down" if here else "missed"
+        out.append((outcome, here))
+    return out
 
 
 def _credited(reads, boxes, rects, within) -> set[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.vision_bench import _credited
+from benchmarks.vision_bench import _credited, _within
 from companion.vision import CardRead
 
 
@@ -17,11 +17,6 @@ def _read(code: str, centre: tuple[float, float], index: tuple[float, float] | N
         ix, iy = index
         box = np.array([[ix - 2, iy - 3], [ix + 2, iy - 3], [ix + 2, iy + 3], [ix - 2, iy + 3]], np.float32)
     return CardRead(code, 0.9, quad, "tl", False, index_box=box)
-
-
-def _within(p, rect, m: int = 5) -> bool:
-    x1, y1, x2, y2 = rect
-    return x1 - m <= p[0] <= x2 + m and y1 - m <= p[1] <= y2 + m
 
 
 def test_a_card_beneath_another_is_credited_by_its_index_and_each_read_credits_one_card() -> None:

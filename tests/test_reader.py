@@ -1274,7 +1274,7 @@ def test_shipped_corner_net_loads_and_reads_held_out_deck_corners() -> None:
     """models/ ships the whole-corner classifier (reader_corner); on the held-out deck's degraded corners it names
     most right at the reader's bar and none wrong."""
     from companion.vision.reader import CORNER_NET_MIN, models_dir
-    from companion.vision.reader_corner import RANKS, SUITS, corner_input, load_corner_net
+    from companion.vision.reader_corner import corner_input, load_corner_net
 
     net = load_corner_net(models_dir())
     assert net is not None
@@ -1285,7 +1285,7 @@ def test_shipped_corner_net_loads_and_reads_held_out_deck_corners() -> None:
     for code, r, s in zip(codes, pr, ps):
         if r.argmax() < 13 and s.argmax() < 4 and r.max() * s.max() >= CORNER_NET_MIN:
             named += 1
-            right += RANKS[int(r.argmax())] + SUITS[int(s.argmax())] == code
+            right += G.RANKS[int(r.argmax())] + G.SUITS[int(s.argmax())] == code
     assert right == named and right >= 50, (right, named)
 
 

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import PHOTOS, _credited, photo_boxes, softened  # noqa: E402
+from benchmarks.vision_bench import PHOTOS, _rect, card_outcomes, photo_boxes, softened  # noqa: E402
 from companion.vision.reader import Reader  # noqa: E402
 
 
@@ -47,31 +47,20 @@ def main(argv=None) -> int:
         if args.soft:
             img = softened(img, boxes)
         reads = reader.read_still(img)
-        rects = [tuple(int(b[k]) for k in ("x1", "y1", "x2", "y2")) for b in boxes]
-
-        def within(p, rect, m: int = 5) -> bool:
-            x1, y1, x2, y2 = rect
-            return x1 - m <= p[0] <= x2 + m and y1 - m <= p[1] <= y2 + m
-
-        right = _credited(reads, boxes, rects, within)
         bad = False
-        for k, (b, rect) in enumerate(zip(boxes, rects)):
-            here = [r for r in reads if within(r.centre, rect)]
-            if k in right:
-                tally["right"] += 1
-                continue
-            named = [r.code for r in here if r.code and not r.face_down]
-            what = ("wrong" if named else "abstained" if any(not r.face_down for r in here)
-                    else "face_down" if here else "missed")
+        for b, (what, here) in zip(boxes, card_outcomes(reads, boxes)):
             tally[what] += 1
+            if what == "right":
+                continue
             bad = True
             if args.v:
                 desc = " ".join(f"{r.code or '?'}:{r.confidence:.2f}" for r in here)
-                print(f"{name} [{i}] {b['card']} {rect}: {what} {desc}")
+                print(f"{name} [{i}] {b['card']} {_rect(b)}: {what} {desc}")
         if bad and out:
             vis = img.copy()
-            for rect in rects:
-                cv2.rectangle(vis, rect[:2], rect[2:], (0, 200, 0), 1)
+            for b in boxes:
+                x1, y1, x2, y2 = _rect(b)
+                cv2.rectangle(vis, (x1, y1), (x2, y2), (0, 200, 0), 1)
             for r in reads:
                 q = np.asarray(r.quad, dtype=np.int32) if r.quad is not None else None
                 if q is not None:

@@ -28,12 +28,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.vision import glyphs as G  # noqa: E402
-from companion.vision.reader_corner import INPUT_H, INPUT_W, RANKS, SUITS, corner_input  # noqa: E402
+from companion.vision.reader_corner import INPUT_H, INPUT_W, corner_input  # noqa: E402
 from companion.vision.reader_model import _bar  # noqa: E402
 from tools.train_reader import draw_corner, fit  # noqa: E402
 
-RANK_CLASSES = list(RANKS) + ["junk"]
-SUIT_CLASSES = list(SUITS) + ["junk"]
+RANK_CLASSES = list(G.RANKS) + ["junk"]
+SUIT_CLASSES = list(G.SUITS) + ["junk"]
 
 
 def _sample(args: tuple[str, int, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -110,8 +110,8 @@ def evaluate(path: Path, data: tuple[np.ndarray, ...], bar: float) -> dict:
     pr, ps = net.predict(x.astype(np.float32) / 255.0)
     r, s = pr.argmax(axis=1), ps.argmax(axis=1)
     conf = pr.max(axis=1) * ps.max(axis=1)
-    named = (r < len(RANKS)) & (s < len(SUITS)) & (conf >= bar)
-    card = (yr < len(RANKS)) & (ys < len(SUITS))
+    named = (r < len(G.RANKS)) & (s < len(G.SUITS)) & (conf >= bar)
+    card = (yr < len(G.RANKS)) & (ys < len(G.SUITS))
     n = int(card.sum())
     right = int((named & card & (r == yr) & (s == ys)).sum())
     wrong = int((named & card & ~((r == yr) & (s == ys))).sum())

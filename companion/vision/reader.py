@@ -28,7 +28,7 @@ from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
                                      order_clockwise, short_side)
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
-from companion.vision.reader_corner import corner_input, load_corner_net
+from companion.vision.reader_corner import frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
 from companion.vision.reader_model import load_classifier
@@ -431,15 +431,11 @@ class Reader:
         inputs = []
         for k in starts:
             o, xa, ya, _ = corner_frame(q, k)
-            o = o - OUTSET * (xa + ya)
-            inputs.append(corner_input(corner_patch(image, o.astype(np.float32), xa.astype(np.float32),
-                                                    ya.astype(np.float32))))
-        pr, ps = self.corner_net.predict(np.stack(inputs))
-        r, s = pr.argmax(axis=1), ps.argmax(axis=1)
-        conf = pr.max(axis=1) * ps.max(axis=1)
-        if r[0] != r[1] or s[0] != s[1] or r[0] >= len(RANKS) or s[0] >= len(SUITS) or conf.min() < CORNER_NET_MIN:
+            inputs.append(frame_input(image, o - OUTSET * (xa + ya), xa, ya))
+        (code, a), (other, b) = self.corner_net.name(np.stack(inputs))
+        if code is None or other != code or min(a, b) < CORNER_NET_MIN:
             return None
-        return RANKS[int(r[0])] + SUITS[int(s[0])], float(np.sqrt(conf[0] * conf[1])), starts[0]
+        return code, float(np.sqrt(a * b)), starts[0]
 
     def _read_scaled(self, image: np.ndarray, read: CardRead) -> CardRead | None:
         """An unread whole card read again from its outline a little smaller, then a little bigger
@@ -603,12 +599,8 @@ class Reader:
         it names the same card from the same frame at ``CORNER_NET_MIN`` or more."""
         if self.corner_net is None:
             return False
-        x = corner_input(corner_patch(image, np.asarray(origin, np.float32), np.asarray(x_axis, np.float32),
-                                      np.asarray(y_axis, np.float32)))
-        pr, ps = self.corner_net.predict(x[None])
-        r, s = int(pr[0].argmax()), int(ps[0].argmax())
-        return r < len(RANKS) and s < len(SUITS) and RANKS[r] + SUITS[s] == code and \
-            float(pr[0].max() * ps[0].max()) >= CORNER_NET_MIN
+        named, conf = self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
+        return named == code and conf >= CORNER_NET_MIN
 
     def _deck_agrees(self, reads: list[CornerRead], code: str) -> bool:
         """An enrolled deck as a second opinion: its own prototypes name the same card, confidently."""

@@ -18,11 +18,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.reader_glyph import ink_map
+from companion.vision.glyphs import RANKS, SUITS
+from companion.vision.reader_glyph import corner_patch, ink_map
 
 INPUT_W, INPUT_H = 34, 62  # the patch (68 x 124 at 200 px per card width) at half size
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
 
 
 def corner_input(patch_bgr: np.ndarray) -> np.ndarray:
@@ -35,6 +34,12 @@ def corner_input(patch_bgr: np.ndarray) -> np.ndarray:
     out = np.stack([cv2.resize(np.clip(ink, 0.0, 1.0), (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA),
                     cv2.resize(red, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)])
     return out.astype(np.float32)
+
+
+def frame_input(image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray) -> np.ndarray:
+    """``corner_input`` of the corner patch at a frame of ``image`` (origin and axes as ``corner_patch``'s)."""
+    return corner_input(corner_patch(image, np.asarray(origin, np.float32), np.asarray(x_axis, np.float32),
+                                     np.asarray(y_axis, np.float32)))
 
 
 class CornerNet:
@@ -53,6 +58,17 @@ class CornerNet:
         logits = np.asarray(self.net.forward(), np.float64).reshape(len(inputs), -1)
         nr = len(self.rank_classes)
         return _softmax(logits[:, :nr]), _softmax(logits[:, nr:])
+
+    def name(self, inputs: np.ndarray) -> list[tuple[str | None, float]]:
+        """Per input, the card it names (``'Td'``; None where the rank or the suit is junk) and its confidence,
+        the rank's probability times the suit's."""
+        pr, ps = self.predict(inputs)
+        out: list[tuple[str | None, float]] = []
+        for r, s in zip(pr, ps):
+            i, j = int(r.argmax()), int(s.argmax())
+            code = RANKS[i] + SUITS[j] if i < len(RANKS) and j < len(SUITS) else None
+            out.append((code, float(r[i] * s[j])))
+        return out
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -257,25 +257,21 @@ class _Ink:
 _Cache = dict[tuple[float, bool, bool], _Ink]  # by (threshold, eroded, opened): one patch's passes share them
 
 
-def _binary(cache: _Cache | None, ink: np.ndarray, thr: float,
-            edge: tuple[np.ndarray, np.ndarray] | None, erode: bool, open_lines: bool) -> _Ink:
-    """The ink over ``thr`` (eroded, opened, the table along the edges
-    cleared) as ``_locate`` takes it, made once per patch and kept in ``cache`` (its components counted once,
-    ``_components``)."""
+def _binary(cache: _Cache, ink: np.ndarray, thr: float, edge: tuple[np.ndarray, np.ndarray] | None, erode: bool,
+            open_lines: bool) -> _Ink:
+    """The ink over ``thr`` (eroded, opened, the table along the edges cleared) as ``_locate`` takes it, made
+    once per patch and kept in ``cache`` (its components counted once, ``_components``)."""
     key = (thr, erode, open_lines)
-    if cache is not None and key in cache:
-        return cache[key]
-    binary: np.ndarray = (ink > thr).astype(np.uint8)
-    if erode:
-        binary = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    if open_lines:
-        binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    if edge is not None:
-        binary &= 1 - edge[0]
-    entry = _Ink(binary)
-    if cache is not None:
-        cache[key] = entry
-    return entry
+    if key not in cache:
+        binary: np.ndarray = (ink > thr).astype(np.uint8)
+        if erode:
+            binary = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        if open_lines:
+            binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if edge is not None:
+            binary &= 1 - edge[0]
+        cache[key] = _Ink(binary)
+    return cache[key]
 
 
 def _components(entry: _Ink) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
@@ -286,8 +282,7 @@ def _components(entry: _Ink) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     return entry.components
 
 
-def _locate(cache: _Cache | None, patch_bgr: np.ndarray, ink: np.ndarray,
-            paper: np.ndarray, thr: float,
+def _locate(cache: _Cache, patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr: float,
             edge: tuple[np.ndarray, np.ndarray] | None = None, erode: bool = False, whole_only: bool = False,
             split: bool = False, open_lines: bool = False, big: set[str] | None = None, waist: bool = False
             ) -> IndexGlyphs | None:
@@ -297,11 +292,13 @@ def _locate(cache: _Cache | None, patch_bgr: np.ndarray, ink: np.ndarray,
     from an index to them go. ``big``: gets 'big' when a blob reaching into the index's place was dropped for its
     size (the index may be joined to art or a frame), 'cut' when dropped for reaching the far border at a guessed
     corner (``whole_only``: the index may be joined to a court picture). ``waist``: cut each tall blob across at
-    its waist, where it has one (``_waist_split``)."""
+    its waist, where it has one (``_waist_split``). ``cache``: the patch's thresholded ink and its components,
+    shared by the passes (``_binary``)."""
     h, w = patch_bgr.shape[:2]
     entry = _binary(cache, ink, thr, edge, erode, open_lines)
     if split or waist:
-        parted = _split_tall(entry.binary, _components(entry)) if split else _waist_split(entry.binary, _components(entry))
+        part = _split_tall if split else _waist_split
+        parted = part(entry.binary, _components(entry))
         if parted is None:
             return None  # nothing to part: this pass would find what the plain one found
         n, labels, stats, _ = cv2.connectedComponentsWithStats(parted, connectivity=8)
