@@ -25,6 +25,7 @@ from benchmarks.vision_bench import score_scene  # noqa: E402
 from companion.vision.detect import detect_cards  # noqa: E402
 from companion.vision.index_search import index_frames  # noqa: E402
 from companion.vision.reader import OUTSET, Reader, corner_frame  # noqa: E402
+from companion.vision.reader_corner import frame_input  # noqa: E402
 from companion.vision.synthetic import render_scene  # noqa: E402
 
 
@@ -110,8 +111,14 @@ def main(argv=None) -> int:
                 why[f"{tag}: no candidate"] += 1
             ok_true = dec_true[0] == card.code
             why[f"{tag}: true frame reads {'right' if ok_true else 'not'}"] += 1
+            net = ""
+            if reader.corner_net is not None:  # the whole-corner classifier at the true frame
+                (n_code, n_conf), = reader.corner_net.name(frame_input(sc.image, o - OUTSET * (xa + ya), xa, ya)[None])
+                net = f"; classifier there -> {n_code} {n_conf:.2f}"
+                why[f"{tag}: classifier at the true frame {'right' if n_code == card.code else 'not'}"] += 1
             if args.v:
-                print(f"seed {seed} {card.code} {tag} {corner}: {kind}; true frame -> {dec_true[0]} {dec_true[1]:.2f}")
+                print(f"seed {seed} {card.code} {tag} {corner}: {kind}; true frame -> {dec_true[0]} {dec_true[1]:.2f}"
+                      + net)
     for k in ("community", "pocket"):
         c = tot[k]
         print(f"{k}: readable {c['readable']} right {c['right']} ({100 * c['right'] / max(c['readable'], 1):.1f} %) "

@@ -96,7 +96,7 @@ ONE_CORNER_MIN = 0.5
 # label smoothing 0.05, a sure corner gives about 0.9); at a guessed corner it seconds a glyph read below the
 # margin when it names the same card at this much (as an enrolled deck's prototypes do).
 CORNER_NET_MIN = 0.8
-# A guessed corner whose glyphs did not read (none located, or no card clear of the threshold) is read whole by the
+# A guessed corner whose glyphs did not read (none found, or no card clear of the threshold) is read whole by the
 # corner classifier at the end of the still, where no card named by then explains it, and named at NET_ALONE_MIN or
 # more: at low resolution the glyph locator is what fails (a jack's thin stroke pales into the paper, a soft 9
 # breaks up). (Held-out font corners: 0.45 % of those named at 0.85 wrong, 0.87 % at 0.8; tuning scenes 0 wrong at
@@ -658,8 +658,8 @@ class Reader:
         quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
         at = origin - outset * (x_axis + y_axis)
         if r is None:
-            if located:
-                self._unnamed.append(_Unnamed(at, x_axis, y_axis, quad, False))
+            # (Kept even where nothing was located: a jack's single thin stroke pales into the paper.)
+            self._unnamed.append(_Unnamed(at, x_axis, y_axis, quad, False))
             return None, located
         code, conf, alts = self.decide([r], guessed=True)
         need = self.threshold + GUESSED_MARGIN
