@@ -1427,3 +1427,16 @@ def test_a_glare_spots_square_turns_are_no_index_corners(monkeypatch: pytest.Mon
     assert len(dropped) >= 20 and len(kept) + len(dropped) == len(every)
     for c in dropped:
         assert np.linalg.norm(card_corners - c.origin, axis=1).min() > 0.2 * det.card_width
+
+
+def test_a_card_shaped_thing_far_smaller_than_the_lone_cards_does_not_set_the_card_size() -> None:
+    # Three cards alone on the mat and a small white label of a card's shape: the label is no card (a card
+    # beside a pair side by side is 1.43 times smaller, not three times), and does not cut the cards into a grid.
+    img = np.full((900, 1200, 3), (40, 110, 30), np.uint8)
+    for x in (150, 450, 750):
+        cv2.rectangle(img, (x, 300), (x + 100, 440), (235, 235, 235), -1)
+    cv2.rectangle(img, (1000, 700), (1030, 742), (235, 235, 235), -1)
+    det = detect_cards(img)
+    assert det.size_from == "singles"
+    assert 90 < det.card_width < 110
+    assert len(det.quads) == 3

@@ -42,6 +42,7 @@ BACK_STEP = 15
 # 742 of 2251 candidates near no card's corner dropped, 8 of 4862 near one; reads identical, and the slowest
 # whole-table stills a quarter faster.)
 CORNER_STEP = 30
+SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 CORNER_NEAR = 0.12
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
@@ -330,6 +331,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     elif singles:
         det.size_from = "singles"
         sizes = np.array(sorted(min(b[2][1]) for b in singles))
+        # Something card-shaped far smaller than the other lone cards (a box on the table, a card-shaped pip)
+        # is not a card: a card beside a pair side by side is 1.43 times smaller, not 1.7.
+        sizes = sizes[sizes >= SINGLE_OUTLIER * float(np.median(sizes))] if len(sizes) > 1 else sizes
         # Two cards touching long side to long side make a 2 x 1.4 rectangle: card-shaped, 1.43 times too big.
         # Prefer the smaller size when both show, or what the fanned hands say when only the pairs show.
         small_ones = sizes[sizes < sizes[-1] / 1.3]
