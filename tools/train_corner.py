@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import sys
 import time
 from pathlib import Path
@@ -34,6 +35,10 @@ from tools.train_reader import draw_corner, fit  # noqa: E402
 
 RANK_CLASSES = list(G.RANKS) + ["junk"]
 SUIT_CLASSES = list(G.SUITS) + ["junk"]
+# The corner frame's misregistration in training (shift's standard deviation in card widths, scale either way):
+# the reader asks this classifier about frames from outlines found at low resolution (3-6 % too big round a
+# blurred card) and from index-search guesses, wider off than the glyph classifiers' crops.
+MISREGISTRATION = (float(os.environ.get("MIS_SHIFT", "0.03")), float(os.environ.get("MIS_SCALE", "0.1")))
 
 
 def _sample(args: tuple[str, int, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -49,7 +54,7 @@ def _sample(args: tuple[str, int, int, bool]) -> tuple[np.ndarray, np.ndarray, n
         hi, rfrac, rank, suit = draw_corner(kind, rng, fonts, sfonts, decks)
         if suit == "x":  # a joker's corner
             rank, suit = "junk", "junk"
-        patch = G.degrade(hi, rng, rank_height_frac=rfrac)
+        patch = G.degrade(hi, rng, rank_height_frac=rfrac, misregistration=MISREGISTRATION)
         xs.append(np.round(np.clip(corner_input(patch), 0, 1) * 255).astype(np.uint8))
         rs.append(RANK_CLASSES.index(rank))
         ss.append(SUIT_CLASSES.index(suit))

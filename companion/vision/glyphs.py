@@ -241,15 +241,17 @@ def _distractors(canvas: np.ndarray, rng: np.random.Generator, W: int) -> None:
 
 
 def degrade(hi: np.ndarray, rng: np.random.Generator, card_px: tuple[float, float] = (55.0, 150.0),
-            rank_height_frac: float = 0.14) -> np.ndarray:
+            rank_height_frac: float = 0.14, misregistration: tuple[float, float] = (0.012, 0.07)) -> np.ndarray:
     """Camera: tilt, blur, down-scaling to a card ``card_px`` wide (its rank at least 6.5 px tall), colour
-    cast, glare, noise, JPEG; then back up to the patch frame, as the reader's warp does."""
+    cast, glare, noise, JPEG; then back up to the patch frame, as the reader's warp does. ``misregistration``:
+    the corner frame's shift (standard deviation, card widths) and scale (up to this much either way)."""
     ph, pw = hi.shape[:2]
     # Small misregistration of the corner frame (the detector's quad is never exact).
+    shift, scale = misregistration
     ang = rng.normal(0, 2.0)
-    sc = rng.uniform(0.93, 1.07)
+    sc = rng.uniform(1 - scale, 1 + scale)
     m: np.ndarray = cv2.getRotationMatrix2D((0, 0), ang, sc)
-    m[:, 2] += rng.normal(0, 0.012 * PATCH_PX * HI, 2)
+    m[:, 2] += rng.normal(0, shift * PATCH_PX * HI, 2)
     img = cv2.warpAffine(hi, m, (pw, ph), borderMode=cv2.BORDER_REPLICATE)
     # Camera resolution: the rank ends up index_px tall.
     card_w = max(rng.uniform(*card_px), 6.5 / max(rank_height_frac, 0.03))  # rank_height_frac: card widths

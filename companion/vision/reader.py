@@ -99,12 +99,13 @@ CORNER_NET_MIN = 0.8
 # A guessed corner whose glyphs did not read (none found, or no card clear of the threshold) is read whole by the
 # corner classifier at the end of the still, where no card named by then explains it, and named at NET_ALONE_MIN or
 # more: at low resolution the glyph locator is what fails (a jack's thin stroke pales into the paper, a soft 9
-# breaks up). (Held-out font corners: 0.45 % of those named at 0.85 wrong, 0.87 % at 0.8; tuning scenes 0 wrong at
-# either.) Frames are grouped by place (origins within PLACE card widths: jittered tries of one corner), places
+# breaks up). (Held-out font corners: 0.24 % of those named at 0.9 wrong, 0.29 % at 0.85; on the tuning scenes a
+# face-down card's pattern was named a ten of hearts at 0.86, and 0.9 read 2 pocket cards fewer of 200.) Frames are
+# grouped by place (origins within PLACE card widths: jittered tries of one corner), places
 # where the glyph locator found a rank over a suit first; each place's first frame is read, then the others of a
 # place whose first frame named a card at NET_LOOK or more; at most NET_FRAMES in each of the two batches (most
 # places are glare, pips and pictures, and one look tells; 12 read every tuning card 64 did).
-NET_ALONE_MIN = 0.85
+NET_ALONE_MIN = 0.9
 NET_LOOK = 0.3
 NET_FRAMES = 16
 PLACE = 0.06
