@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
-import os
 import sys
 import time
 from pathlib import Path
@@ -38,7 +37,7 @@ SUIT_CLASSES = list(G.SUITS) + ["junk"]
 # The corner frame's misregistration in training (shift's standard deviation in card widths, scale either way):
 # the reader asks this classifier about frames from outlines found at low resolution (3-6 % too big round a
 # blurred card) and from index-search guesses, wider off than the glyph classifiers' crops.
-MISREGISTRATION = (float(os.environ.get("MIS_SHIFT", "0.03")), float(os.environ.get("MIS_SCALE", "0.1")))
+MISREGISTRATION = (0.03, 0.1)
 
 
 def _sample(args: tuple[str, int, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
