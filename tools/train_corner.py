@@ -3,6 +3,7 @@
     .venv/bin/pip install torch onnx                 # training needs PyTorch (running it needs only OpenCV)
     .venv/bin/python tools/train_corner.py           # about 15 minutes on 2 cores
     .venv/bin/python tools/train_corner.py --quick   # a tenth of the data, to check the pipeline
+    .venv/bin/python tools/train_corner.py --eval-only   # the shipped model at the reader's two bars (1 minute)
 
 The samples are the glyph classifiers' (``tools/train_reader.py``): corners rendered in the training fonts,
 corners cut from the training decks (top-left and the rotated bottom-right index), and junk patches (backs,
@@ -130,6 +131,9 @@ def main(argv=None) -> int:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--eval-only", action="store_true",
+                    help="no training: the model in --out on the held-out corners and 2,000 junk patches, at the "
+                         "reader's bars (both corners, CORNER_NET_MIN; one corner alone, NET_ALONE_MIN)")
     args = ap.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     chunk = 250
@@ -138,15 +142,23 @@ def main(argv=None) -> int:
     def jobs(kind: str, total: int, held: bool, base: int) -> list[tuple[str, int, int, bool]]:
         return [(kind, args.seed * 100000 + base + i, chunk, held) for i in range(max(1, int(total * scale) // chunk))]
 
+    out = Path(args.out)
+    path = out / "reader_corner_cnn.onnx"
+    from companion.vision.reader import CORNER_NET_MIN, NET_ALONE_MIN
+
+    if args.eval_only:
+        sets = {"held_out_fonts": generate(jobs("font", 2000, True, 95000), "held-out fonts", args.procs),
+                "held_out_deck": generate(jobs("deck", 1500, True, 96000), "held-out deck", args.procs),
+                "junk": generate(jobs("junk", 2000, True, 97000), "junk", args.procs)}
+        print(json.dumps({f"{name} at {bar}": evaluate(path, data, bar) for name, data in sets.items()
+                          for bar in (CORNER_NET_MIN, NET_ALONE_MIN)}, indent=1))
+        return 0
     x, yr, ys = generate(jobs("font", 33000, False, 70000) + jobs("deck", 13500, False, 80000) +
                          jobs("junk", 9000, False, 90000), "training", args.procs)
     fonts = generate(jobs("font", 2000, True, 95000), "held-out fonts", args.procs)
     deck = generate(jobs("deck", 1500, True, 96000), "held-out deck", args.procs)
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / "reader_corner_cnn.onnx"
     train(x, yr, ys, path, args.epochs, args.seed)
-    from companion.vision.reader import CORNER_NET_MIN
 
     report = {"what": "one rendered, camera-degraded corner patch (card 55-150 px wide), no glyphs located",
               "train_samples": int(len(x)), "seconds": round(time.time() - t0, 1),

@@ -42,8 +42,8 @@ BACK_STEP = 15
 # 742 of 2251 candidates near no card's corner dropped, 8 of 4862 near one; reads identical, and the slowest
 # whole-table stills a quarter faster.)
 CORNER_STEP = 30
-SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 CORNER_NEAR = 0.12
+SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
 

@@ -800,7 +800,8 @@ def _in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Which of ``points`` (n x 2) lie inside the convex ``quad`` (4 x 2, either winding) or on its edge."""
     q = np.asarray(quad, np.float64)
     e = np.roll(q, -1, axis=0) - q
-    cross = e[:, 0][None] * (points[:, 1][:, None] - q[:, 1][None]) - e[:, 1][None] * (points[:, 0][:, None] - q[:, 0][None])
+    dx, dy = points[:, 0][:, None] - q[:, 0][None], points[:, 1][:, None] - q[:, 1][None]
+    cross = e[:, 0][None] * dy - e[:, 1][None] * dx
     return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
 
 
