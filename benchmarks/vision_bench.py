@@ -293,7 +293,7 @@ def card_outcomes(reads, boxes: list[dict[str, str]]) -> list[tuple[str, list]]:
     'right' (``_credited``), 'wrong' (only reads of other ranks there), 'abstained' (a face-up card found there
     but not named), 'face_down' (taken for a back) or 'missed'."""
     rects = [_rect(b) for b in boxes]
-    right = _credited(reads, boxes, rects, _within)
+    right = _credited(reads, boxes, rects)
     out: list[tuple[str, list]] = []
     for k, rect in enumerate(rects):
         here = [r for r in reads if _within(r.centre, rect)]
@@ -309,7 +309,7 @@ def card_outcomes(reads, boxes: list[dict[str, str]]) -> list[tuple[str, list]]:
     return out
 
 
-def _credited(reads, boxes, rects, within) -> set[int]:
+def _credited(reads, boxes, rects) -> set[int]:
     """The labelled cards read right: a read of the card's rank whose card centre lies in its box, or else whose
     index does (a card beneath another is read from its visible index; its centre, extrapolated, falls on the
     card above). Each read is credited to one card at most, centres first."""
@@ -324,7 +324,7 @@ def _credited(reads, boxes, rects, within) -> set[int]:
                 if i in used or r.code[0] != b["card"][0]:
                     continue
                 p = r.centre if not by_index else (r.index_box.mean(axis=0) if r.index_box is not None else None)
-                if p is not None and within(p, rect):
+                if p is not None and _within(p, rect):
                     right.add(k)
                     used.add(i)
                     break

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.vision_bench import _credited, _within
+from benchmarks.vision_bench import _credited
 from companion.vision import CardRead
 
 
@@ -25,10 +25,10 @@ def test_a_card_beneath_another_is_credited_by_its_index_and_each_read_credits_o
     boxes = [{"card": "K?"}, {"card": "T?"}, {"card": "T?"}]
     rects = [(0, 0, 100, 140), (100, 0, 130, 140), (300, 0, 400, 140)]
     reads = [_read("Kd", (50, 70)), _read("Th", (60, 70), index=(115, 20))]
-    assert _credited(reads, boxes, rects, _within) == {0, 1}
+    assert _credited(reads, boxes, rects) == {0, 1}
     # The same read cannot also stand for the other ten, though its centre lies in that box.
     reads = [_read("Th", (350, 70), index=(115, 20))]
-    assert _credited(reads, boxes, rects, _within) == {2}
+    assert _credited(reads, boxes, rects) == {2}
     # A read of another rank is credited to nothing; a face-down report neither.
     reads = [_read("9h", (115, 70)), CardRead("BACK", 0.8, reads[0].quad, "none", True)]
-    assert _credited(reads, boxes, rects, _within) == set()
+    assert _credited(reads, boxes, rects) == set()

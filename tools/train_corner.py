@@ -146,24 +146,21 @@ def main(argv=None) -> int:
     path = out / "reader_corner_cnn.onnx"
     from companion.vision.reader import CORNER_NET_MIN, NET_ALONE_MIN
 
+    held = {"held_out_fonts": generate(jobs("font", 2000, True, 95000), "held-out fonts", args.procs),
+            "held_out_deck": generate(jobs("deck", 1500, True, 96000), "held-out deck", args.procs)}
     if args.eval_only:
-        sets = {"held_out_fonts": generate(jobs("font", 2000, True, 95000), "held-out fonts", args.procs),
-                "held_out_deck": generate(jobs("deck", 1500, True, 96000), "held-out deck", args.procs),
-                "junk": generate(jobs("junk", 2000, True, 97000), "junk", args.procs)}
-        print(json.dumps({f"{name} at {bar}": evaluate(path, data, bar) for name, data in sets.items()
+        held["junk"] = generate(jobs("junk", 2000, True, 97000), "junk", args.procs)
+        print(json.dumps({f"{name} at {bar}": evaluate(path, data, bar) for name, data in held.items()
                           for bar in (CORNER_NET_MIN, NET_ALONE_MIN)}, indent=1))
         return 0
     x, yr, ys = generate(jobs("font", 33000, False, 70000) + jobs("deck", 13500, False, 80000) +
                          jobs("junk", 9000, False, 90000), "training", args.procs)
-    fonts = generate(jobs("font", 2000, True, 95000), "held-out fonts", args.procs)
-    deck = generate(jobs("deck", 1500, True, 96000), "held-out deck", args.procs)
     out.mkdir(parents=True, exist_ok=True)
     train(x, yr, ys, path, args.epochs, args.seed)
 
     report = {"what": "one rendered, camera-degraded corner patch (card 55-150 px wide), no glyphs located",
               "train_samples": int(len(x)), "seconds": round(time.time() - t0, 1),
-              "held_out_fonts": evaluate(path, fonts, CORNER_NET_MIN),
-              "held_out_deck": evaluate(path, deck, CORNER_NET_MIN)}
+              **{name: evaluate(path, data, CORNER_NET_MIN) for name, data in held.items()}}
     (out / "reader_corner_eval.json").write_text(json.dumps(report, indent=1))
     print(json.dumps(report, indent=1))
     return 0

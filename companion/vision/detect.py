@@ -111,10 +111,11 @@ def _paperness(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hsv, w, cv2.morphologyEx(w, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
 
 
-def white_mask(small: np.ndarray) -> np.ndarray:
+def white_mask(small: np.ndarray, paperness: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+               ) -> np.ndarray:
     """Card paper: bright and unsaturated (V - S high), split from the mat by Otsu, so a sand or grey mat
-    under a colour cast stays mat."""
-    hsv, w, step = _paperness(small)
+    under a colour cast stays mat. ``paperness``: ``_paperness(small)``, where the caller has it already."""
+    hsv, w, step = paperness if paperness is not None else _paperness(small)
     t, _ = cv2.threshold(w, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Paper is also near the brightest of the picture: a light mat (sand, grey) falls under this floor.
     top = float(np.percentile(w[::4, ::4], 99.5))
@@ -241,11 +242,11 @@ def _sharp(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP, sha
     return float((step[p[:, 1], p[:, 0]] > level).mean()) > share
 
 
-def _on_sharp_steps(corners: list[CornerCandidate], small: np.ndarray, cw: float, scale: float
+def _on_sharp_steps(corners: list[CornerCandidate], step: np.ndarray, cw: float, scale: float
                     ) -> list[CornerCandidate]:
-    """The corner candidates with a sharp step of paperness (over ``CORNER_STEP``) within ``CORNER_NEAR`` card
-    widths: a card's corner is paper's edge; a glare spot's outline, however square it turns, fades out softly."""
-    step = _paperness(small)[2]
+    """The corner candidates with a sharp step of paperness (``step``, over ``CORNER_STEP``) within
+    ``CORNER_NEAR`` card widths: a card's corner is paper's edge; a glare spot's outline, however square it
+    turns, fades out softly."""
     r = max(2, int(round(CORNER_NEAR * cw)))
     out = []
     for c in corners:
@@ -289,7 +290,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     else:
         small = image
     det = Detection(scale=scale)
-    white = white_mask(small)
+    paperness = _paperness(small)
+    white = white_mask(small, paperness)
     # Cards are what is not table: the mat is the dominant colour of what is not paper. Paper counts too (on
     # a white mat), and coloured ink does, so index glyphs at a card's edge do not notch its outline.
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
@@ -421,9 +423,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             det.backs.append(order_clockwise(cv2.boxPoints(rect)) * scale)
         det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
         det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
-    if corners and det.corners:
-        det.corners = _on_sharp_steps(det.corners, small, cw, scale)
     if corners:
+        det.corners = _on_sharp_steps(det.corners, paperness[2], cw, scale)
         det.backs += _loose_backs(other, mask, card_area, scale, dist)
         det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads])]
     return det

@@ -335,8 +335,7 @@ class Reader:
             if r.code not in best or r.confidence > best[r.code].confidence:
                 best[r.code] = r
         if best:  # a whole "card" that did not read but holds cards read from their corners was a tight fan
-            out = [r for r in out if r.code is not None or r.face_down
-                   or not any(_inside(b.centre, r.quad) for b in best.values())]
+            out = _without_tight_fans(out, list(best.values()))
             # and a half taken for a back that holds an index read was faces
             out = [r for r in out if not any(r is h for h in half_backs) or not any(
                 b.index_box is not None and _inside(b.index_box.mean(axis=0), r.quad) for b in best.values())]
@@ -423,10 +422,7 @@ class Reader:
         if rest:
             name(rest)
         new = self._dedupe(list(got.values()), named, card_w)
-        if not new:
-            return reads
-        out = [r for r in reads if r.code is not None or r.face_down or not any(_inside(n.centre, r.quad) for n in new)]
-        return out + new
+        return _without_tight_fans(reads, new) + new if new else reads
 
     def _rejoin(self, image: np.ndarray, reads: list[CardRead]) -> list[CardRead]:
         """Unnamed quads side by side that make one card-shaped rectangle, two of them or four in a square (the
@@ -794,6 +790,13 @@ def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> f
 
 def _inside(pt: np.ndarray, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(pt[0]), float(pt[1])), False) >= 0
+
+
+def _without_tight_fans(reads: list[CardRead], corner_reads: list[CardRead]) -> list[CardRead]:
+    """``reads`` less the unread whole "cards" that hold a card of ``corner_reads`` (read from its corner): such a
+    "card" was a tight fan of two."""
+    return [r for r in reads if r.code is not None or r.face_down
+            or not any(_inside(b.centre, r.quad) for b in corner_reads)]
 
 
 def _in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
