@@ -77,6 +77,9 @@ class Detection:
     # region, one or two cards big), 'hands' (the straight edges of hands), 'edges' (outlines from edges),
     # '' (no card seen).
     size_from: str = ""
+    # The paper mask at the working resolution (``white_mask``; None where not computed): what of it no card read
+    # explains is searched for cards by their two indices (``Reader._read_index_cards``).
+    paper: np.ndarray | None = None
 
 
 PAIR_FILL = 0.78  # a pair of cards side by side a little askew fills this much of its rectangle, at least
@@ -292,6 +295,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     det = Detection(scale=scale)
     paperness = _paperness(small)
     white = white_mask(small, paperness)
+    det.paper = white
     # Cards are what is not table: the mat is the dominant colour of what is not paper. Paper counts too (on
     # a white mat), and coloured ink does, so index glyphs at a card's edge do not notch its outline.
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)

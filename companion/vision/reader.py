@@ -27,6 +27,7 @@ from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
                                      order_clockwise, short_side)
+from companion.vision.index_pairs import index_cards
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
 from companion.vision.reader_corner import frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
@@ -116,6 +117,11 @@ INDEX_BOX = ((0.03, 0.03), (0.17, 0.03), (0.17, 0.33), (0.03, 0.33))  # and its 
 # card's corner, reads a frame 0.05 card widths off far less surely: it reads the outline as found, then shrunk
 # about its centre by these factors.
 NET_SCALES = (1.0, 0.97, 0.94)
+# Paper that no card read explains is searched for cards by their two indices (``index_pairs``) where it is at
+# least this much of a card's area: a card lost in what it lies on, not the sliver of a hand's lower card.
+UNEXPLAINED_CARDS = 0.6
+SURE_SIZES = ("hint", "singles", "pairs", "rows", "hands")  # card sizes (Detection.size_from) sure enough for that
+INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
 QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
@@ -164,6 +170,8 @@ class Reader:
         self.card_width_frac: float | None = None
         # Look for corner indices inside hands directly, where no outline corner leads to them (index_search).
         self.search_indices = True
+        # Find whole cards by their two indices where no outline shows them (cards on white paper, clutter).
+        self.pair_indices = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -351,6 +359,8 @@ class Reader:
                 if again.code is not None and not again.face_down:
                     out[k] = again
         out = self._read_unnamed(image, out, det.card_width)
+        if self.pair_indices:
+            out = self._read_index_cards(image, out, det)
         if self.deck is not None and self.deck.jokers:
             # A whole card no index names (or whose art passed for a back) may be one of the enrolled deck's
             # jokers, told by how its corners look (``EnrolledDeck.joker_in``).
@@ -423,6 +433,25 @@ class Reader:
             name(rest)
         new = self._dedupe(list(got.values()), named, card_w)
         return _without_tight_fans(reads, new) + new if new else reads
+
+    def _read_index_cards(self, image: np.ndarray, reads: list[CardRead], det: Detection) -> list[CardRead]:
+        """Cards found by their two indices (``index_pairs``) in paper that no card read so far explains (a card
+        on white paper, on a light cloth, among clutter: its outline lost in what it lies on), each named only
+        when both its corners read the same card (as outlines found from edges alone are). A card named so
+        replaces an unread "card" round its centre (the detector's outline that did not read: part of it, or
+        more)."""
+        named = {r.code for r in reads if r.code is not None}
+        for x0, y0, x1, y1 in _unexplained_paper(det, [r.quad for r in reads if r.code is not None], image.shape):
+            crop = image[y0:y1, x0:x1]
+            found = index_cards(crop, skip=[r.quad - (x0, y0) for r in reads if r.code is not None],
+                                scale=min(1.0, INDEX_PAIRS_SIDE / max(image.shape[:2])))
+            for quad in found:
+                read = self._read_quad(image, (quad + (x0, y0)).astype(np.float32), both=True)
+                if read.code is None or read.face_down or read.code in named:
+                    continue
+                reads = [r for r in reads if r.code is not None or not _inside(read.centre, r.quad)] + [read]
+                named.add(read.code)
+        return reads
 
     def _rejoin(self, image: np.ndarray, reads: list[CardRead]) -> list[CardRead]:
         """Unnamed quads side by side that make one card-shaped rectangle, two of them or four in a square (the
@@ -790,6 +819,43 @@ def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> f
 
 def _inside(pt: np.ndarray, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(pt[0]), float(pt[1])), False) >= 0
+
+
+def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int, ...]
+                       ) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, full-resolution pixels) round the paper no card read explains (``named``: the
+    outlines of the cards read, face-down ones too) where it is at least ``UNEXPLAINED_CARDS`` of a card's area,
+    a card width wider all round (a card in shade beside the paper it lies on is no paper itself), overlapping
+    boxes merged. The whole picture where the card size is a guess (from one close-up card,
+    outlines from edges, or none) or there is no paper mask."""
+    h, w = shape[:2]
+    if det.paper is None or det.card_width <= 0 or det.size_from not in SURE_SIZES:
+        return [(0, 0, w, h)]
+    s = det.scale
+    left = det.paper.copy()
+    for q in named:  # a card read, and a little round it (its outline is found a pixel or two small)
+        c = q.mean(axis=0)
+        cv2.fillPoly(left, [np.round((c + 1.08 * (q - c)) / s).astype(np.int32)], 0)
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # slivers along the edges read
+    cw = det.card_width / s
+    _, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    boxes = [[x - cw, y - cw, x + bw + cw, y + bh + cw] for x, y, bw, bh, area in stats[1:].tolist()
+             if area >= UNEXPLAINED_CARDS * cw * cw * CARD_ASPECT]
+    merged = True
+    while merged:  # overlapping boxes as one
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(max(0, int(x0 * s)), max(0, int(y0 * s)), min(w, int(x1 * s)), min(h, int(y1 * s)))
+            for x0, y0, x1, y1 in boxes]
 
 
 def _without_tight_fans(reads: list[CardRead], corner_reads: list[CardRead]) -> list[CardRead]:
