@@ -99,14 +99,15 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
 
 
 def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), seed0: int = 9000,
-              card_height: float | None = None, label: str = "scenes") -> dict[str, dict]:
+              card_height: float | None = None, label: str = "scenes", mat: str | None = None) -> dict[str, dict]:
     """Each reader's totals (community, pocket, backs) on the same ``n`` synthetic tables, each rendered once.
-    ``card_height``: the cards' height as a share of the picture's (default: each seed's, 0.11-0.155)."""
+    ``card_height``: the cards' height as a share of the picture's (default: each seed's, 0.11-0.155); ``mat``:
+    what the cards lie on (default: each seed's mat)."""
     from companion.vision.synthetic import render_scene
 
     total: dict[str, dict[str, Counter[str]]] = {name: {"community": Counter(), "pocket": Counter(), "backs": Counter()} for name in readers}
     for i in range(n):
-        sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height)
+        sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height, mat=mat)
         cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards])) if sc.cards else 100.0
         for name, reader in readers.items():
             for k, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
@@ -480,6 +481,10 @@ def main(argv=None) -> int:
     low = synthetic(both, n, args.deck, size=LOW_SIZE, seed0=args.seed0, card_height=SMALL_CARDS,
                     label="low resolution")
     res["low_generic"], res["low_enrolled"] = low["generic"], low["enrolled"]
+    # No mat: the cards on a white tablecloth, whose paper hardly stands out from it (glare and a colour cast as
+    # on a mat), the default size.
+    cloth = synthetic({"generic": reader}, n, args.deck, seed0=args.seed0, mat="white_cloth", label="white cloth")
+    res["cloth_generic"] = cloth["generic"]
     try:
         from companion.vision.glyphs import list_fonts
 
@@ -494,11 +499,12 @@ def main(argv=None) -> int:
 
     print(f"\nCard reader benchmark (deck held out of training: {args.deck}; {n} synthetic scenes 2028x1520 "
           f"from seed {args.seed0}; small cards: the same seeds at {SMALL_SIZE[0]}x{SMALL_SIZE[1]}, cards "
-          f"{SMALL_CARDS} of the picture's height; low resolution: those small cards at {LOW_SIZE[0]}x{LOW_SIZE[1]})\n")
+          f"{SMALL_CARDS} of the picture's height; low resolution: those small cards at {LOW_SIZE[0]}x{LOW_SIZE[1]}; "
+          f"white cloth: the same seeds on a white tablecloth, no mat)\n")
     print(f"{'set':<34}{'readable':>9}{'right':>10}{'wrong':>10}{'absent':>10}")
     for label, key in (("generic", "generic"), ("enrolled", "enrolled"), ("small cards, generic", "small_generic"),
                        ("small cards, enrolled", "small_enrolled"), ("low resolution, generic", "low_generic"),
-                       ("low resolution, enrolled", "low_enrolled")):
+                       ("low resolution, enrolled", "low_enrolled"), ("white cloth, generic", "cloth_generic")):
         for kind in ("community", "pocket"):
             c = res[key][kind]
             print(f"{label + ' / ' + kind:<34}{c.get('readable', 0):>9}{_pct(c.get('right', 0), c.get('readable', 0)):>10}"

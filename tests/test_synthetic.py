@@ -110,6 +110,10 @@ def test_options_are_obeyed():
         S.render_scene(0, size=SMALL, n_community=6)
     with pytest.raises(ValueError, match="no mat colour"):
         S.render_scene(0, size=SMALL, mat="plaid")
+    # A light surface only when asked for by name: a seed's own choice stays among the mats.
+    cloth = S.render_scene(3, size=SMALL, mat="white_cloth")
+    assert cloth.mat == "white_cloth" and cloth.image.mean() > 150
+    assert all(S.render_scene(s, size=SMALL).mat in S.MAT_COLOURS for s in range(12))
     with pytest.raises(S.DeckError, match="no such deck"):
         S.render_scene(0, size=SMALL, deck="tarot")
 

@@ -120,7 +120,8 @@ NET_SCALES = (1.0, 0.97, 0.94)
 # Paper that no card read explains is searched for cards by their two indices (``index_pairs``) where it is at
 # least this much of a card's area: a card lost in what it lies on, not the sliver of a hand's lower card.
 UNEXPLAINED_CARDS = 0.6
-SURE_SIZES = ("hint", "singles", "pairs", "rows", "hands")  # card sizes (Detection.size_from) sure enough for that
+SIZE_AGREES = 1.3
+SURE_SIZES = ("hint", "singles", "pairs", "rows")  # card sizes (Detection.size_from) taken as they are
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
 QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
@@ -289,6 +290,14 @@ class Reader:
         """All cards in a full-resolution picture: whole cards, visible corners of hidden ones, backs."""
         hint = self.card_width_frac * image.shape[1] if self.card_width_frac else None
         det = detection or detect_cards(image, card_width_hint=hint)
+        if detection is None and hint is None and self.pair_indices and det.size_from not in SURE_SIZES:
+            # No lone card gave the card size (a hand's edges, a close-up, outlines from edges did): cards found
+            # by their two indices that read give it surely, and the picture is looked at again with it (on a
+            # white cloth the paper mask runs a row of cards into one "hand", whose edges say a card is three
+            # times its size). Where the two sizes agree within SIZE_AGREES, the detector's stands.
+            sizes = [short_side(q) for q in index_cards(image) if self._named(self._read_quad(image, q, both=True))]
+            if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
+                det = detect_cards(image, card_width_hint=float(np.median(sizes)))
         self._unnamed = []
         out: list[CardRead] = []
         half_backs: list[CardRead] = []  # halves of a split quad taken for backs: perhaps a court card or two
@@ -433,6 +442,11 @@ class Reader:
             name(rest)
         new = self._dedupe(list(got.values()), named, card_w)
         return _without_tight_fans(reads, new) + new if new else reads
+
+    @staticmethod
+    def _named(read: CardRead) -> bool:
+        """The read names a face-up card."""
+        return read.code is not None and not read.face_down
 
     def _read_index_cards(self, image: np.ndarray, reads: list[CardRead], det: Detection) -> list[CardRead]:
         """Cards found by their two indices (``index_pairs``) in paper that no card read so far explains (a card
@@ -829,7 +843,7 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
     boxes merged. The whole picture where the card size is a guess (from one close-up card,
     outlines from edges, or none) or there is no paper mask."""
     h, w = shape[:2]
-    if det.paper is None or det.card_width <= 0 or det.size_from not in SURE_SIZES:
+    if det.paper is None or det.card_width <= 0 or det.size_from not in SURE_SIZES + ("hands",):
         return [(0, 0, w, h)]
     s = det.scale
     left = det.paper.copy()

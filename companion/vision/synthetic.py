@@ -58,6 +58,13 @@ MAT_COLOURS: dict[str, tuple[int, int, int]] = {
     "purple": (95, 40, 75),
     "sand": (120, 165, 195),
 }
+# Light surfaces a crew may play on without a mat (a white tablecloth, a pale wooden or laminate table), where
+# the paper of the cards hardly stands out. Drawn only when asked for by name: the random choice of a seed stays
+# among MAT_COLOURS.
+LIGHT_SURFACES: dict[str, tuple[int, int, int]] = {
+    "white_cloth": (222, 226, 228),
+    "pale_wood": (150, 188, 212),
+}
 WOOD = (40, 70, 110)
 # The Gang's star chips: white, yellow, orange and red for the four rounds.
 CHIP_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -425,8 +432,8 @@ def render_scene(
     hand_size = (3 if rng.random() < 0.15 else 2) if hand_size is None else int(hand_size)
     jokers = bool(rng.random() < 0.25) if jokers is None else jokers
     mat_name = str(rng.choice(sorted(MAT_COLOURS))) if mat is None else mat
-    if mat_name not in MAT_COLOURS:
-        raise ValueError(f"no mat colour {mat_name!r} (have {', '.join(sorted(MAT_COLOURS))})")
+    if mat_name not in MAT_COLOURS and mat_name not in LIGHT_SURFACES:
+        raise ValueError(f"no mat colour {mat_name!r} (have {', '.join(sorted(MAT_COLOURS) + sorted(LIGHT_SURFACES))})")
     card_h = (rng.uniform(0.11, 0.155) if card_height is None else card_height) * H
     if n_community + n_seats * hand_size > (54 if jokers else 52):
         raise ValueError("more cards than the deck holds")
@@ -609,7 +616,7 @@ def _smooth_noise(rng: np.random.Generator, w: int, h: int, cells: int) -> np.nd
 def _mat(rng: np.random.Generator, W: int, H: int, mat: str, hom: np.ndarray) -> np.ndarray:
     import cv2
 
-    base = np.array(MAT_COLOURS[mat], np.float32)
+    base = np.array(MAT_COLOURS[mat] if mat in MAT_COLOURS else LIGHT_SURFACES[mat], np.float32)
     lum = 1.0 + 0.035 * _smooth_noise(rng, W, H, 6) + 0.02 * _smooth_noise(rng, W, H, 40)
     small = (max(2, W // 2), max(2, H // 2))
     grain = cv2.resize(rng.standard_normal((small[1], small[0]), dtype=np.float32), (W, H),
