@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,6 +11,7 @@ import pytest
 from companion.vision.detect import detect_cards
 from companion.vision.index_pairs import index_cards
 from companion.vision.reader import Reader
+from tests.photos import real_photo
 
 
 @pytest.fixture(scope="module")
@@ -98,14 +97,6 @@ def test_a_page_of_text_names_no_card(reader: Reader) -> None:
     assert index_cards(full) == []
 
 
-def _real_photo(name: str) -> np.ndarray:
-    """One of the real labelled photos (``../shared`` or ``GANG_SHARED``); a missing file fails the test."""
-    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
-    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / name))
-    assert img is not None, f"{name} is missing from {shared}/photos"
-    return img
-
-
 @pytest.mark.parametrize("name,rank,box", [("train_IMG_2454.JPG", "9", (132, 200, 237, 351)),
                                             ("train_IMG_2478.JPG", "T", (83, 233, 288, 432)),
                                             ("train_IMG_2491.JPG", "9", (21, 250, 131, 395))])
@@ -114,7 +105,7 @@ def test_real_cards_on_paper_are_found_by_their_indices(reader: Reader, name: st
     """Real phone photos (the tuning half): a nine on a letter, a ten on a white place mat half in shade, a nine
     on sheets of paper among clutter. The detector found none of them (nor their size: 35, 155 and 14 px against
     about 65, 130 and 100)."""
-    img = _real_photo(name)
+    img = real_photo(name)
     x1, y1, x2, y2 = box
     named = [r for r in reader.read_still(img) if r.code and not r.face_down
              and x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]

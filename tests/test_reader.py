@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
@@ -17,6 +15,7 @@ from companion.vision.enrol import hungarian
 from companion.vision.reader import GUESSED_MARGIN, CornerRead, Reader, _ink_fits
 from companion.vision.reader_glyph import PATCH_SIZE, corner_patch, glyph_features, locate_index
 from companion.vision.reader_layout import layout_picture
+from tests.photos import real_photo
 
 if TYPE_CHECKING:
     from companion.vision import CardRead
@@ -129,14 +128,6 @@ def test_card_in_shade_beside_sunlight_is_found_from_its_edges(reader: Reader) -
         assert np.linalg.norm(r.centre - code_quad.mean(axis=0)) < 10
 
 
-def _real_photo(name: str) -> np.ndarray:
-    """One of the real labelled photos (``../shared`` or ``GANG_SHARED``); a missing file fails the test."""
-    shared = Path(os.environ.get("GANG_SHARED", Path(__file__).resolve().parents[2] / "shared"))
-    img = cv2.imread(str(shared / "photos" / "edje_pinochle_train" / "images" / name))
-    assert img is not None, f"{name} is missing from {shared}/photos"
-    return img
-
-
 @pytest.mark.parametrize("name,rank,box", [("train_IMG_2431.JPG", "J", (59, 217, 196, 365)),
                                             ("train_IMG_2522.JPG", "T", (95, 122, 239, 244))])
 def test_a_card_photographed_at_a_slant_on_a_light_surface_is_found_from_its_edges(
@@ -145,7 +136,7 @@ def test_a_card_photographed_at_a_slant_on_a_light_surface_is_found_from_its_edg
     the card, seen at a slant, so its outline is a trapezoid whose hull fills less than nine tenths of its
     bounding rectangle. Its edges find it and it reads (a squarer outline nearby is preferred: two cards'
     outlines run together make trapezoids too)."""
-    img = _real_photo(name)
+    img = real_photo(name)
     x1, y1, x2, y2 = box
     named = [r for r in reader.read_still(img) if r.code and not r.face_down
              and x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
@@ -160,7 +151,7 @@ def test_a_court_card_cut_in_two_by_the_detector_is_read_whole(reader: Reader, n
     """Real phone photos (the tuning half): the card size came from something smaller on the table, so a queen
     was cut into two 'cards' side by side, and each half, mostly picture, looked like a back. Two unnamed halves
     that make one card-shaped rectangle are read whole (2586's soft queen with fainter ink taken in)."""
-    img = _real_photo(name)
+    img = real_photo(name)
     x1, y1, x2, y2 = box
     there = [r for r in reader.read_still(img) if x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
     assert not any(r.face_down for r in there)
@@ -173,7 +164,7 @@ def test_cards_whose_paper_sits_just_over_the_paper_level_are_not_taken_for_glar
     cards' sharp edge along only a third of its length: the cards were dropped as a glare spot, the card size came
     from the glints, and seven face-down cards were reported on bare wood. The edge is looked for within two
     pixels of the outline."""
-    img = _real_photo("train_IMG_2687.JPG")
+    img = real_photo("train_IMG_2687.JPG")
     reads = reader.read_still(img)
     assert not any(r.face_down for r in reads), [r.centre for r in reads if r.face_down]
     assert sorted(str(r.code) for r in reads if r.code) == ["Ad", "Th"], [(r.code, r.centre) for r in reads]
@@ -183,7 +174,7 @@ def test_cards_on_a_cream_folder_are_parted_from_it(reader: Reader) -> None:
     """A real phone photo (the tuning half): four cards on a cream folder. Folder and cards made one paper region,
     the card size came from it, and only one card was read. The cards are brighter and whiter than the folder:
     that part of the region, holding card-shaped pieces, is the paper."""
-    img = _real_photo("train_IMG_2579.JPG")
+    img = real_photo("train_IMG_2579.JPG")
     reads = reader.read_still(img)
     for rank, (x1, y1, x2, y2) in (("T", (181, 170, 301, 262)), ("T", (71, 166, 166, 280)),
                                    ("J", (79, 294, 193, 390))):
@@ -195,7 +186,7 @@ def test_light_fading_across_a_close_hand_does_not_part_it(reader: Reader) -> No
     """A real phone photo (the tuning half): a close hand of three cards on wood, lit from one side. Its lit part
     is brighter and card-shaped, but no whiter than the rest: the same paper in less light, not cards on a
     tinted surface. The hand stays whole and its ten and ace read."""
-    img = _real_photo("train_IMG_2655.JPG")
+    img = real_photo("train_IMG_2655.JPG")
     reads = reader.read_still(img)
     for rank, (x1, y1, x2, y2) in (("T", (56, 59, 197, 258)), ("A", (266, 37, 360, 253))):
         here = [str(r.code) for r in reads if r.code and x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
@@ -206,7 +197,7 @@ def test_a_hand_of_three_side_by_side_is_not_a_card_and_a_back(reader: Reader) -
     """A real phone photo (the tuning half): a nine, a jack and a jack side by side make one card-shaped
     rectangle. Read in halves, the nine's half names it and the jacks' half, mostly picture, looked like a back.
     That half is searched for indices like a hand: the jack of hearts reads, and no back is reported there."""
-    img = _real_photo("train_IMG_2649.JPG")
+    img = real_photo("train_IMG_2649.JPG")
     reads = reader.read_still(img)
     hand = (70, 80, 340, 265)
     there = [r for r in reads if hand[0] <= r.centre[0] <= hand[2] and hand[1] <= r.centre[1] <= hand[3]]
@@ -218,7 +209,7 @@ def test_a_card_with_a_pale_index_is_read_again_with_fainter_ink(reader: Reader)
     """A real phone photo (the tuning half): a nine of hearts under a bluish cast, its index pale red and soft.
     At the usual ink threshold (set by the dark table in the corner) the nine breaks into pieces and the card
     is not named; read again with fainter ink taken in, it is."""
-    img = _real_photo("train_IMG_2565.JPG")
+    img = real_photo("train_IMG_2565.JPG")
     x1, y1, x2, y2 = 205, 249, 328, 379
     here = [str(r.code) for r in reader.read_still(img) if x1 <= r.centre[0] <= x2 and y1 <= r.centre[1] <= y2]
     assert here == ["9h"], here
@@ -228,7 +219,7 @@ def test_a_card_cut_in_four_by_the_detector_is_read_whole(reader: Reader) -> Non
     """A real webcam picture (the tuning half): the card size came from something smaller, so an ace and a jack
     were each cut into a square of four 'cards', the jack's pieces taken for backs. Four unnamed pieces that
     make one card-shaped rectangle are read whole."""
-    img = _real_photo("train_cam_image48.jpg")
+    img = real_photo("train_cam_image48.jpg")
     reads = reader.read_still(img)
     assert not any(r.face_down for r in reads), [r.centre for r in reads if r.face_down]
     for rank, (x1, y1, x2, y2) in (("A", (223, 42, 394, 269)), ("J", (305, 303, 483, 532))):
@@ -240,7 +231,7 @@ def test_a_close_up_whose_glint_sets_the_paper_floor_still_finds_its_cards(reade
     """A real phone photo (the tuning half): a ten over a king, close to the camera (a third of the picture), a
     glint on the ten. The glint set the paper floor, only it was paper, and neither card was found. The cards'
     sharp-edged paper over the Otsu level is added although it fills more than a quarter of the picture."""
-    img = _real_photo("train_IMG_2622.JPG")
+    img = real_photo("train_IMG_2622.JPG")
     reads = reader.read_still(img)
     for rank, (x1, y1, x2, y2) in (("T", (41, 230, 211, 469)), ("K", (201, 215, 282, 452))):
         at = [(r, r.centre) for r in reads] + [(r, r.index_box.mean(axis=0)) for r in reads if r.index_box is not None]
@@ -252,7 +243,7 @@ def test_a_strip_narrower_than_any_card_does_not_set_the_card_size() -> None:
     """A real phone photo (the tuning half): a ten of clubs beside a book, floor tiles at the picture's edge. A
     strip of grout was the only 'row of cards', and it made the card 9 px wide (the picture is 504 px tall):
     the ten came apart into four 'backs'. A row narrower than the smallest card looked for sets no size."""
-    img = _real_photo("train_IMG_2505.JPG")
+    img = real_photo("train_IMG_2505.JPG")
     det = detect_cards(img)
     assert det.size_from != "rows" and det.card_width > 0.02 * max(img.shape[:2]), (det.size_from, det.card_width)
     x1, y1, x2, y2 = 151, 183, 267, 365
@@ -1343,7 +1334,7 @@ def test_two_corners_torn_between_two_ranks_do_not_name_a_card(reader: Reader) -
     # the card on its own (ONE_CORNER_MIN).
     from benchmarks.vision_bench import photo_boxes, softened
 
-    soft = softened(_real_photo("train_IMG_2579.JPG"), photo_boxes()["images/train_IMG_2579.JPG"])
+    soft = softened(real_photo("train_IMG_2579.JPG"), photo_boxes()["images/train_IMG_2579.JPG"])
     assert not any(r.code and r.code[0] == "8" for r in reader.read_still(soft))
 
 
