@@ -1436,3 +1436,26 @@ def test_a_card_shaped_thing_far_smaller_than_the_lone_cards_does_not_set_the_ca
     assert det.size_from == "singles"
     assert 90 < det.card_width < 110
     assert len(det.quads) == 3
+
+
+def test_a_lone_pair_side_by_side_that_set_the_card_size_is_read_again_at_the_halves_size(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning scene 5032: the only lone "card" is two cards touching along their long sides, so the detector took
+    the card to be 1.46 times its size; both halves read, so the picture is looked at again with the halves'
+    size (the community row's jack, found only then)."""
+    import companion.vision.reader as R
+
+    sc = _tuning_scene(5032, "byronknoll_vector")
+    cw = _card_width(sc)
+    hints: list[float | None] = []
+    detect = R.detect_cards
+
+    def recording(image: np.ndarray, card_width_hint: float | None = None, **kw: object) -> object:
+        hints.append(card_width_hint)
+        return detect(image, card_width_hint=card_width_hint, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(R, "detect_cards", recording)
+    reads = reader.read_still(sc.image)
+    assert hints[0] is None and len(hints) == 2 and hints[1] is not None and abs(hints[1] / cw - 1) < 0.1
+    jack = next(c for c in sc.cards if c.code == "Jc")
+    assert _named_near(reads, jack, 0.5 * cw)

@@ -301,6 +301,7 @@ class Reader:
         self._unnamed = []
         out: list[CardRead] = []
         half_backs: list[CardRead] = []  # halves of a split quad taken for backs: perhaps a court card or two
+        pairs: list[tuple[float, list[float]]] = []  # split quads both of whose halves read: their short sides
         for quad in det.quads:
             read = self._read_quad(image, quad)
             # Two cards touching along their long sides look like one card 1.43 times too big; a court card's
@@ -311,8 +312,16 @@ class Reader:
                 if any(h.code is not None and not h.face_down for h in halves):
                     out += halves
                     half_backs += [h for h in halves if h.face_down]
+                    if all(self._named(h) for h in halves):
+                        pairs.append((short_side(quad), [short_side(h.quad) for h in halves]))
                     continue
             out.append(read)
+        if detection is None and hint is None and det.size_from == "singles" and any(
+                abs(side / det.card_width - 1) < 0.1 for side, _ in pairs):
+            # The lone "card" that gave the card size was two cards side by side (both halves read): the size was
+            # 1.43 times too big for everything else (corners, hands, backs). Looked at again with the halves'.
+            return self.read_still(image, detect_cards(image, card_width_hint=float(np.median(
+                [s for _, halves in pairs for s in halves]))))
         out = self._rejoin(image, out)
         for quad in det.edge_quads:
             if any(_inside(quad.mean(axis=0), r.quad) for r in out):
