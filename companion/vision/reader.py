@@ -120,9 +120,13 @@ NET_SCALES = (1.0, 0.97, 0.94)
 # Paper that no card read explains is searched for cards by their two indices (``index_pairs``) where it is at
 # least this much of a card's area: a card lost in what it lies on, not the sliver of a hand's lower card.
 UNEXPLAINED_CARDS = 0.6
-SIZE_AGREES = 1.3
-SURE_SIZES = ("hint", "singles", "pairs", "rows")  # card sizes (Detection.size_from) taken as they are
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
+# Card sizes (Detection.size_from) taken as they are; the others (a hand's edges, a close-up, outlines from edges)
+# are checked against the cards found by their two indices, and replaced where those differ by over SIZE_AGREES.
+SURE_SIZES = ("hint", "singles", "pairs", "rows")
+SIZE_AGREES = 1.3
+SIZE_CARDS = 3  # ...the size taken from at most this many such cards
+HANDS_TOO_BIG = 0.15
 QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
@@ -290,12 +294,15 @@ class Reader:
         """All cards in a full-resolution picture: whole cards, visible corners of hidden ones, backs."""
         hint = self.card_width_frac * image.shape[1] if self.card_width_frac else None
         det = detection or detect_cards(image, card_width_hint=hint)
-        if detection is None and hint is None and self.pair_indices and det.size_from not in SURE_SIZES:
+        if detection is None and hint is None and self.pair_indices and det.size_from not in SURE_SIZES and (
+                det.size_from != "hands" or det.card_width > HANDS_TOO_BIG * max(image.shape[:2])):
             # No lone card gave the card size (a hand's edges, a close-up, outlines from edges did): cards found
             # by their two indices that read give it surely, and the picture is looked at again with it (on a
             # white cloth the paper mask runs a row of cards into one "hand", whose edges say a card is three
-            # times its size). Where the two sizes agree within SIZE_AGREES, the detector's stands.
-            sizes = [short_side(q) for q in index_cards(image) if self._named(self._read_quad(image, q, both=True))]
+            # times its size). Where the two sizes agree within SIZE_AGREES, the detector's stands. A size from
+            # hands is checked only where a card would be over HANDS_TOO_BIG of the picture across (a whole-table
+            # still has several hands and no lone card; searching them costs more than a tenth of a second).
+            sizes = self._index_card_sizes(image, det)
             if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
                 det = detect_cards(image, card_width_hint=float(np.median(sizes)))
         self._unnamed = []
@@ -451,6 +458,28 @@ class Reader:
             name(rest)
         new = self._dedupe(list(got.values()), named, card_w)
         return _without_tight_fans(reads, new) + new if new else reads
+
+    def _index_card_sizes(self, image: np.ndarray, det: Detection) -> list[float]:
+        """The short sides of up to ``SIZE_CARDS`` cards found by their two indices that read: in the hands (where
+        the card size came from them; the biggest first, each in its bounding box and a tenth round it), else in
+        the whole picture."""
+        h, w = image.shape[:2]
+        boxes = [(0, 0, w, h)]
+        if det.size_from == "hands" and det.hands:
+            boxes = []
+            for hand in sorted(det.hands, key=lambda o: -cv2.contourArea(o.reshape(-1, 1, 2))):
+                x, y, bw, bh = cv2.boundingRect(hand.reshape(-1, 1, 2).astype(np.float32))
+                pad = 0.1 * max(bw, bh)
+                boxes.append((max(0, int(x - pad)), max(0, int(y - pad)), min(w, int(x + bw + pad)),
+                              min(h, int(y + bh + pad))))
+        sizes: list[float] = []
+        for x0, y0, x1, y1 in boxes:
+            for q in index_cards(image[y0:y1, x0:x1], scale=min(1.0, INDEX_PAIRS_SIDE / max(h, w))):
+                if self._named(self._read_quad(image, (q + (x0, y0)).astype(np.float32), both=True)):
+                    sizes.append(short_side(q))
+                    if len(sizes) == SIZE_CARDS:
+                        return sizes
+        return sizes
 
     @staticmethod
     def _named(read: CardRead) -> bool:
@@ -849,8 +878,8 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
     """Boxes (x0, y0, x1, y1, full-resolution pixels) round the paper no card read explains (``named``: the
     outlines of the cards read, face-down ones too) where it is at least ``UNEXPLAINED_CARDS`` of a card's area,
     a card width wider all round (a card in shade beside the paper it lies on is no paper itself), overlapping
-    boxes merged. The whole picture where the card size is a guess (from one close-up card,
-    outlines from edges, or none) or there is no paper mask."""
+    boxes merged. The whole picture where the card size is a guess (from one close-up card, outlines from edges,
+    or none) or there is no paper mask."""
     h, w = shape[:2]
     if det.paper is None or det.card_width <= 0 or det.size_from not in SURE_SIZES + ("hands",):
         return [(0, 0, w, h)]
