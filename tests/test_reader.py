@@ -1459,3 +1459,17 @@ def test_a_lone_pair_side_by_side_that_set_the_card_size_is_read_again_at_the_ha
     assert hints[0] is None and len(hints) == 2 and hints[1] is not None and abs(hints[1] / cw - 1) < 0.1
     jack = next(c for c in sc.cards if c.code == "Jc")
     assert _named_near(reads, jack, 0.5 * cw)
+
+
+def test_white_chips_are_not_hands() -> None:
+    """Tuning scene 5001 (the whole table in view): seven white star chips, their paper notched by the star and
+    the number, were taken for hands, and the corners found round each were read in vain (a second a still).
+    A blob under a card's area whose hull is rounder than a card's is no hand."""
+    sc = _tuning_scene(5001, "byronknoll_vector", small=True)
+    white = [ch for ch in sc.chips if ch.colour == "white"]
+    assert len(white) >= 5
+    det = detect_cards(sc.image)
+    for ch in white:
+        c = (float(ch.centre[0]), float(ch.centre[1]))
+        assert not any(cv2.pointPolygonTest(h.reshape(-1, 1, 2), c, False) >= 0 for h in det.hands), c
+        assert not any(np.linalg.norm(k.origin - ch.centre) < 1.5 * ch.radius for k in det.corners)

@@ -43,6 +43,11 @@ BACK_STEP = 15
 # whole-table stills a quarter faster.)
 CORNER_STEP = 30
 CORNER_NEAR = 0.12
+# A paper blob smaller than this many cards whose convex hull is rounder than CHIP_ROUND is no hand: a white chip
+# or a glare spot (each outline corner found round it was read in vain: a second a still on a tuning table with
+# seven white chips).
+CHIP_CARDS = 1.0
+CHIP_ROUND = 0.94
 SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
@@ -260,9 +265,10 @@ def _on_sharp_steps(corners: list[CornerCandidate], step: np.ndarray, cw: float,
     return out
 
 
-def _round(area: float, perimeter: float) -> bool:
-    """A chip, a plate or a glare spot, not cards: an outline nearly as compact as a circle's."""
-    return 4 * np.pi * area / perimeter ** 2 > 0.85
+def _round(area: float, perimeter: float, level: float = 0.85) -> bool:
+    """A chip, a plate or a glare spot, not cards: an outline nearly as compact as a circle's (its compactness,
+    4 pi area / perimeter squared, over ``level``; a card's is 0.76, a square's 0.79)."""
+    return 4 * np.pi * area / perimeter ** 2 > level
 
 
 def _fill(mask: np.ndarray, max_hole: float = 0.02) -> np.ndarray:
@@ -418,6 +424,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             continue
         if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
             continue
+        if n < CHIP_CARDS and _round(cv2.contourArea(hull := cv2.convexHull(c)), cv2.arcLength(hull, True),
+                                     CHIP_ROUND):
+            continue  # a white chip (its star and number notch the paper, its hull is a disc), a glare spot
         bx, by, bw, bh = cv2.boundingRect(c)
         blob_mask = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(blob_mask, [c], -1, 255, -1, offset=(-bx, -by))
