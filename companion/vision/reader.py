@@ -316,7 +316,7 @@ class Reader:
             if (read.code is None and not read.face_down) or (read.face_down and not all(
                     _looks_like_back(image, q) for q in _halves(quad))):
                 halves = [self._read_quad(image, q) for q in _halves(quad)]
-                if any(h.code is not None and not h.face_down for h in halves):
+                if any(self._named(h) for h in halves):
                     out += halves
                     half_backs += [h for h in halves if h.face_down]
                     if all(self._named(h) for h in halves):
@@ -499,7 +499,7 @@ class Reader:
                                 scale=min(1.0, INDEX_PAIRS_SIDE / max(image.shape[:2])))
             for quad in found:
                 read = self._read_quad(image, (quad + (x0, y0)).astype(np.float32), both=True)
-                if read.code is None or read.face_down or read.code in named:
+                if not self._named(read) or read.code in named:
                     continue
                 reads = [r for r in reads if r.code is not None or not _inside(read.centre, r.quad)] + [read]
                 named.add(read.code)
@@ -891,21 +891,17 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
     left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # slivers along the edges read
     cw = det.card_width / s
     _, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
-    boxes = [[x - cw, y - cw, x + bw + cw, y + bh + cw] for x, y, bw, bh, area in stats[1:].tolist()
-             if area >= UNEXPLAINED_CARDS * cw * cw * CARD_ASPECT]
-    merged = True
-    while merged:  # overlapping boxes as one
-        merged = False
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del boxes[j]
-                    merged = True
-                    break
-            if merged:
-                break
+    # Overlapping boxes as one: each box takes in the boxes it overlaps, in the place of the first of them.
+    boxes: list[list[float]] = []
+    for x, y, bw, bh, area in stats[1:].tolist():
+        if area < UNEXPLAINED_CARDS * cw * cw * CARD_ASPECT:
+            continue
+        b, at = [x - cw, y - cw, x + bw + cw, y + bh + cw], len(boxes)
+        while (i := next((i for i, o in enumerate(boxes)
+                          if o[0] < b[2] and b[0] < o[2] and o[1] < b[3] and b[1] < o[3]), None)) is not None:
+            o = boxes.pop(i)
+            b, at = [min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])], min(at, i)
+        boxes.insert(at, b)
     return [(max(0, int(x0 * s)), max(0, int(y0 * s)), min(w, int(x1 * s)), min(h, int(y1 * s)))
             for x0, y0, x1, y1 in boxes]
 
