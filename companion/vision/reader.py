@@ -499,7 +499,7 @@ class Reader:
                                 scale=min(1.0, INDEX_PAIRS_SIDE / max(image.shape[:2])))
             for quad in found:
                 read = self._read_quad(image, (quad + (x0, y0)).astype(np.float32), both=True)
-                if not self._named(read) or read.code in named:
+                if read.code is None or read.face_down or read.code in named:  # (spelled out: mypy narrows code)
                     continue
                 reads = [r for r in reads if r.code is not None or not _inside(read.centre, r.quad)] + [read]
                 named.add(read.code)
