@@ -143,6 +143,30 @@ def test_a_card_photographed_at_a_slant_on_a_light_surface_is_found_from_its_edg
     assert [r.code[0] for r in named] == [rank], [(r.code, r.centre) for r in named]
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_card_the_pictures_edge_cuts_is_read_from_its_index(reader: Reader, seed: int) -> None:
+    """Cards laid out in rows, the picture cut through the last column three tenths of a card into it: what shows of
+    those cards is too small to be a card or a hand, but their top-left indices show, and are read from the paper
+    left over (``Reader._read_loose``). Without that search they are not read; nothing not there is named."""
+    codes = ["9s", "Kh", "Qd", "5c", "Jd", "8h"]
+    img, truth = layout_picture(HELD, codes, seed=seed, cols=3)
+    q = dict(truth)["Qd"]
+    cut = np.ascontiguousarray(img[:, :int(q[:, 0].min() + 0.3 * (q[:, 0].max() - q[:, 0].min()))])
+    named = {r.code for r in reader.read_still(cut) if r.code and not r.face_down}
+    assert "Qd" in named and named <= set(codes), named
+    plain = Reader()
+    plain._read_loose = lambda image, reads, det, from_corners: reads  # type: ignore[method-assign]
+    assert "Qd" not in {r.code for r in plain.read_still(cut)}
+
+
+def test_a_real_card_the_pictures_edge_cuts_is_read(reader: Reader) -> None:
+    """A real phone photo (the tuning half): a jack of spades half out of the picture on a dark cloth; its paper
+    is too little to be a card (the court picture takes most of it), its index shows."""
+    named = [r for r in reader.read_still(real_photo("train_IMG_2610.JPG")) if r.code and not r.face_down
+             and 309 <= r.centre[0] <= 378 and 21 <= r.centre[1] <= 159]
+    assert [r.code for r in named] == ["Js"], [(r.code, r.centre) for r in named]
+
+
 @pytest.mark.parametrize("name,box", [("train_IMG_2582.JPG", (235, 135, 348, 224)),
                                       ("train_IMG_2612.JPG", (187, 302, 343, 482)),
                                       ("train_IMG_2586.JPG", (259, 272, 360, 355))])

@@ -120,6 +120,8 @@ NET_SCALES = (1.0, 0.97, 0.94)
 # Paper that no card read explains is searched for cards by their two indices (``index_pairs``) where it is at
 # least this much of a card's area: a card lost in what it lies on, not the sliver of a hand's lower card.
 UNEXPLAINED_CARDS = 0.6
+LOOSE_CARDS = 0.25  # paper no read explains, at least this much of a card's area, is searched for lone indices
+LOOSE_MIN = 0.85  # ...and an index there named at this confidence at least (labels, print: no hand's edges vouch)
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
 # Card sizes (Detection.size_from) taken as they are; the others (a hand's edges, a close-up, outlines from edges)
 # are checked against the cards found by their two indices, and replaced where those differ by over SIZE_AGREES.
@@ -373,6 +375,7 @@ class Reader:
             out = [r for r in out if not any(r is h for h in half_backs) or not any(
                 b.index_box is not None and _inside(b.index_box.mean(axis=0), r.quad) for b in best.values())]
         out += list(best.values())
+        from_corners = {id(r) for r in best.values()}  # outlines extrapolated from a corner
         # A card still unread, with no card read inside it, is read again with fainter ink taken in: a pale red
         # or thin-stroked index at low resolution breaks into pieces at the usual threshold.
         for k, r in enumerate(out):
@@ -383,9 +386,13 @@ class Reader:
                     again = self._read_scaled(image, r) or again
                 if again.code is not None and not again.face_down:
                     out[k] = again
+        before = {id(r) for r in out}
         out = self._read_unnamed(image, out, det.card_width)
+        from_corners |= {id(r) for r in out if id(r) not in before}
         if self.pair_indices:
             out = self._read_index_cards(image, out, det)
+        if self.search_indices:
+            out = self._read_loose(image, out, det, from_corners)
         if self.deck is not None and self.deck.jokers:
             # A whole card no index names (or whose art passed for a back) may be one of the enrolled deck's
             # jokers, told by how its corners look (``EnrolledDeck.joker_in``).
@@ -504,6 +511,27 @@ class Reader:
                 reads = [r for r in reads if r.code is not None or not _inside(read.centre, r.quad)] + [read]
                 named.add(read.code)
         return reads
+
+    def _read_loose(self, image: np.ndarray, reads: list[CardRead], det: Detection, from_corners: set[int]
+                    ) -> list[CardRead]:
+        """Lone indices in the paper no card read explains and no hand took in (``_loose_paper``), searched like
+        a hand (``_read_indices``): a card the picture's edge cuts, one half under something, whose outline ran
+        into what it lies on. ``from_corners``: ids of the reads named from a corner, whose outlines are
+        extrapolated (a card the picture's top cuts, read from its index, reaches over its neighbour's)."""
+        if det.size_from not in SURE_SIZES + ("hands",):
+            return reads
+        whole = [r for r in reads if r.code is not None and id(r) not in from_corners]
+        loose = _loose_paper(det, [r.quad for r in whole])
+        if not loose:
+            return reads
+        corners = [r for r in reads if r.code is not None and id(r) in from_corners]
+        named = {r.code for r in reads if r.code is not None}
+        best: dict[str, CardRead] = {}
+        for r in self._read_indices(image, loose, det.card_width, whole, corners):
+            if r.code is not None and r.code not in named and r.confidence >= LOOSE_MIN and (
+                    r.code not in best or r.confidence > best[r.code].confidence):
+                best[r.code] = r
+        return reads + list(best.values())
 
     def _rejoin(self, image: np.ndarray, reads: list[CardRead]) -> list[CardRead]:
         """Unnamed quads side by side that make one card-shaped rectangle, two of them or four in a square (the
@@ -904,6 +932,24 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
         boxes.insert(at, b)
     return [(max(0, int(x0 * s)), max(0, int(y0 * s)), min(w, int(x1 * s)), min(h, int(y1 * s)))
             for x0, y0, x1, y1 in boxes]
+
+
+def _loose_paper(det: Detection, named: list[np.ndarray]) -> list[np.ndarray]:
+    """Outlines (full-resolution pixels) of the paper that no card read explains and no hand took in, at least
+    ``LOOSE_CARDS`` of a card's area: a card the picture's edge cuts, a card half under something, one whose
+    outline ran into what it lies on, its index still showing."""
+    if det.paper is None or det.card_width <= 0:
+        return []
+    s = det.scale
+    left = det.paper.copy()
+    for q in named + det.hands:
+        c = q.reshape(-1, 2).mean(axis=0)
+        cv2.fillPoly(left, [np.round((c + 1.08 * (q.reshape(-1, 2) - c)) / s).astype(np.int32)], 0)
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    cw = det.card_width / s
+    cnts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [c.reshape(-1, 2).astype(np.float32) * s for c in cnts
+            if cv2.contourArea(cv2.convexHull(c)) >= LOOSE_CARDS * cw * cw * CARD_ASPECT]
 
 
 def _without_tight_fans(reads: list[CardRead], corner_reads: list[CardRead]) -> list[CardRead]:
