@@ -1497,3 +1497,12 @@ def test_white_chips_are_not_hands() -> None:
         c = (float(ch.centre[0]), float(ch.centre[1]))
         assert not any(cv2.pointPolygonTest(h.reshape(-1, 1, 2), c, False) >= 0 for h in det.hands), c
         assert not any(np.linalg.norm(k.origin - ch.centre) < 1.5 * ch.radius for k in det.corners)
+
+
+def test_a_hand_of_red_pips_in_shade_is_found(reader: Reader) -> None:
+    """A tuning scene: a nine and a ten of hearts in a dim corner of an olive mat. Only the shaded-paper pass sees
+    their paper, and the ten's pips (coloured, no paper) leave it so notched that it looked like a back's ragged
+    pattern; closed by a third of a card, it is a hand, and the nine's index reads."""
+    sc = _tuning_scene(5065, "byronknoll_vector")
+    nine = next(c for c in sc.cards if c.code == "9h")
+    assert _named_near(reader.read_still(sc.image), nine, 0.5 * _card_width(sc))

@@ -48,6 +48,7 @@ CORNER_NEAR = 0.12
 # seven white chips).
 CHIP_CARDS = 1.0
 CHIP_ROUND = 0.94
+SHADE_CLOSE = 0.3  # card widths: shaded paper is closed so (pips and glyphs at its edge notch it)
 SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
@@ -539,19 +540,27 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     clear = cv2.resize(cv2.dilate(known, np.ones((7, 7), np.uint8)), (v.shape[1], v.shape[0]),
                        interpolation=cv2.INTER_NEAREST)
     # Closed a little: index glyphs and pips at a card's edge notch its outline, which would look ragged.
-    found = cv2.morphologyEx(cv2.bitwise_and(found, cv2.bitwise_not(clear)), cv2.MORPH_CLOSE, k3)
+    found = cv2.bitwise_and(found, cv2.bitwise_not(clear))
     step = cv2.morphologyEx(score, cv2.MORPH_GRADIENT, k3)
     keep = np.zeros_like(found)
-    cnts, _ = cv2.findContours(found, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    for c in cnts:
-        a = cv2.contourArea(c)
-        if not 0.5 * card_area < 4 * a < 4.5 * card_area:
-            continue
-        (rw, rh) = cv2.minAreaRect(c)[1]
-        if max(rw, rh) > 2.5 * max(min(rw, rh), 1.0) or a < 0.8 * cv2.contourArea(cv2.convexHull(c)):
-            continue  # a streak of glare; the light parts of a back's pattern (ragged)
-        if _sharp(c, step):
-            cv2.drawContours(keep, [c], -1, 255, -1)
+
+    def take(mask: np.ndarray) -> None:
+        for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+            a = cv2.contourArea(c)
+            if not 0.5 * card_area < 4 * a < 4.5 * card_area:
+                continue
+            (rw, rh) = cv2.minAreaRect(c)[1]
+            if max(rw, rh) > 2.5 * max(min(rw, rh), 1.0) or a < 0.8 * cv2.contourArea(cv2.convexHull(c)):
+                continue  # a streak of glare; the light parts of a back's pattern (ragged)
+            if _sharp(c, step):
+                cv2.drawContours(keep, [c], -1, 255, -1)
+
+    take(cv2.morphologyEx(found, cv2.MORPH_CLOSE, k3))
+    # Then closed more, away from what that kept: coloured pips are no paper here, and a ten of hearts in shade
+    # is mostly holes and notches.
+    n = max(3, int(SHADE_CLOSE * np.sqrt(card_area / CARD_ASPECT) / 2) | 1)  # (half resolution)
+    shut = cv2.morphologyEx(found, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)))
+    take(cv2.bitwise_and(shut, cv2.bitwise_not(cv2.dilate(keep, k3))))
     out: list[Blob] = []
     if not keep.any():
         return out, np.zeros(small.shape[:2], np.uint8)
