@@ -49,6 +49,7 @@ CORNER_NEAR = 0.12
 CHIP_CARDS = 1.0
 CHIP_ROUND = 0.94
 SHADE_CLOSE = 0.3  # card widths: shaded paper is closed so (pips and glyphs at its edge notch it)
+SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of it
 SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
@@ -544,7 +545,7 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     step = cv2.morphologyEx(score, cv2.MORPH_GRADIENT, k3)
     keep = np.zeros_like(found)
 
-    def take(mask: np.ndarray) -> None:
+    def take(mask: np.ndarray, fill: float = 0.0) -> None:
         for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
             a = cv2.contourArea(c)
             if not 0.5 * card_area < 4 * a < 4.5 * card_area:
@@ -552,15 +553,20 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
             (rw, rh) = cv2.minAreaRect(c)[1]
             if max(rw, rh) > 2.5 * max(min(rw, rh), 1.0) or a < 0.8 * cv2.contourArea(cv2.convexHull(c)):
                 continue  # a streak of glare; the light parts of a back's pattern (ragged)
-            if _sharp(c, step):
+            if not _sharp(c, step):
+                continue
+            one = np.zeros_like(keep)
+            cv2.drawContours(one, [c], -1, 255, -1)
+            if cv2.countNonZero(cv2.bitwise_and(one, found)) >= fill * cv2.countNonZero(one):
                 cv2.drawContours(keep, [c], -1, 255, -1)
 
     take(cv2.morphologyEx(found, cv2.MORPH_CLOSE, k3))
     # Then closed more, away from what that kept: coloured pips are no paper here, and a ten of hearts in shade
-    # is mostly holes and notches.
+    # is mostly holes and notches. (Paper must still fill SHADE_FILL of it: a carpet's light specks close up
+    # into one sharp-edged blob too, mostly carpet.)
     n = max(3, int(SHADE_CLOSE * np.sqrt(card_area / CARD_ASPECT) / 2) | 1)  # (half resolution)
     shut = cv2.morphologyEx(found, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)))
-    take(cv2.bitwise_and(shut, cv2.bitwise_not(cv2.dilate(keep, k3))))
+    take(cv2.bitwise_and(shut, cv2.bitwise_not(cv2.dilate(keep, k3))), SHADE_FILL)
     out: list[Blob] = []
     if not keep.any():
         return out, np.zeros(small.shape[:2], np.uint8)

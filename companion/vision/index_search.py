@@ -28,6 +28,7 @@ CORNER_REACH = 0.22  # card widths up and left of the rank glyph's centre: beyon
 NEAR_REACH = 0.12  # card widths up and left of the rank glyph's extent: beyond the corner (broken pieces)
 SNAP_DEG = 10.0  # a pair's axis must run within this of a straight edge of the hand, and takes its direction
 MAT_DIST = 40  # Lab L1 distance from the table's colour below which a pixel is table, not ink
+DARK_MAT = 60  # a table darker than this (Lab L, 0-255) may hide black ink in its colour
 EDGE_GAP = -0.02  # an index glyph's centre lies at least this far inside the hand's hull, card widths
 HULL_GROW = 0.1  # the hand's hull is searched with half this margin around it, card widths
 EDGE_LINE = 0.35  # straight lines at least this long (card widths) in a hand's ink are card edges, not glyphs
@@ -116,6 +117,16 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
         d0, d1, d2 = cv2.split(cv2.absdiff(lab, mat))  # type: ignore[call-overload]  # a Scalar; the stub says no
         far = cv2.add(cv2.add(d0, d1), d2)
         not_mat = cv2.compare(far, np.full_like(far, MAT_DIST), cv2.CMP_GT)
+        if mat[0] < DARK_MAT:
+            # Black ink on a dark mat has the table's colour too: a glyph-sized piece of it walled in by paper is
+            # ink. (A sliver of table between two cards is longer than a glyph; on a lighter mat a piece of table
+            # in a card's rounded corner would join the index there.)
+            _, parts, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(not_mat), connectivity=8)
+            x, y, w, h, _ = stats.T
+            table = (x == 0) | (y == 0) | (x + w == crop.shape[1]) | (y + h == crop.shape[0]) | (
+                np.maximum(w, h) > GLYPH_MAX * WORK_CW)
+            table[0] = False
+            not_mat = np.where(table[parts], 0, 255).astype(np.uint8)
         out = HandInk(_without_card_edges((cv2.bitwise_and(binary, not_mat) > 0).astype(np.uint8)), (x0, y0),
                       work_outline, hull)
         if (redrawn := _redrawn_hull(hull, inside, not_mat)) is not None:
