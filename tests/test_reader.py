@@ -1517,3 +1517,29 @@ def test_black_ink_on_a_black_mat_is_ink_where_paper_walls_it_in(reader: Reader)
     sc = _tuning_scene(5039, "byronknoll_vector")
     ten = next(c for c in sc.cards if c.code == "Tc")
     assert _named_near(reader.read_still(sc.image), ten, 0.5 * _card_width(sc))
+
+
+@pytest.mark.parametrize("code,back", [("BACK_RED", True), ("BACK_BLUE", True), ("Qh", False), ("7c", False)])
+def test_the_back_check_looks_at_a_big_card_small(monkeypatch: pytest.MonkeyPatch, code: str, back: bool) -> None:
+    """``_looks_like_back`` looks at a card at most ``BACK_PX`` across (an outline round half a white cloth's table
+    cost 50 ms a warp at full size, and a still 3 s): backs and faces 150 and 250 pixels wide are told apart, and
+    on a card 1200 pixels wide it answers as the check at full size does."""
+    from companion.vision import reader as reader_mod
+    for width in (150, 250):
+        assert reader_mod._looks_like_back(*_big_card("saulspatz_gang4colour", code, width)) == back, (code, width)
+    img, quad = _big_card("saulspatz_gang4colour", code, 1200)
+    capped = reader_mod._looks_like_back(img, quad)
+    monkeypatch.setattr(reader_mod, "BACK_PX", 10 ** 6)
+    assert capped == reader_mod._looks_like_back(img, quad)
+
+
+def _big_card(deck: str, code: str, card_w: int) -> tuple[np.ndarray, np.ndarray]:
+    """One card ``card_w`` pixels wide, upright on a green mat, and its outline."""
+    from companion.vision.synthetic import _paste, card_image
+
+    card = card_image(deck, code)
+    card_h = int(card_w * card.shape[0] / card.shape[1])
+    img = np.full((card_h + 200, card_w + 200, 3), (48, 108, 30), np.uint8)
+    q = np.array([[100, 100], [100 + card_w, 100], [100 + card_w, 100 + card_h], [100, 100 + card_h]], np.float32)
+    _paste(img, card, q)
+    return img, q

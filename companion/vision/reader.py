@@ -84,6 +84,7 @@ EDGE_SHRINK = (0.93, 0.86)
 # below which it is not looked for (the band would be a pixel or two).
 MARGIN_BAND = (0.06, 0.11)
 MARGIN_MIN_PX = 40
+BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
 DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
@@ -979,6 +980,11 @@ def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
     h = int(np.linalg.norm(quad[3] - quad[0]))
     if w < 8 or h < 8:
         return False
+    narrow = w < MARGIN_MIN_PX
+    # Looked at BACK_PX across at most: a hand of a whole table's size taken for one "card" on a white cloth
+    # cost 50 ms a warp at full size.
+    k = min(1.0, BACK_PX / min(w, h))
+    w, h = max(8, int(w * k)), max(8, int(h * k))
     m = cv2.getPerspectiveTransform(quad.astype(np.float32),
                                     np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
     card = cv2.warpPerspective(image, m, (w, h))
@@ -991,7 +997,7 @@ def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
         return False
     # A court card's picture is not paper either, but it sits in a frame with a paper margin down both long
     # sides (where the index is); a back's pattern runs to the card's edge or to a thin white border.
-    if w < MARGIN_MIN_PX:
+    if narrow:
         return True
     if h < w:  # landscape: look along the long sides all the same
         paper, w, h = paper.T, h, w
