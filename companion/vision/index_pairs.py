@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.detect import shrink
+
 WORK_SIDE = 1400  # the longer side of the working picture (pixels), at most
 GLYPH_PX = (6, 60)  # an index glyph's longer side at the working resolution (pixels)
 PAPER_R = 0.02  # the local paper is the brightest within this share of the working picture's longer side
@@ -71,10 +73,7 @@ def index_cards(image: np.ndarray, skip: list[np.ndarray] | None = None, scale: 
     h, w = image.shape[:2]
     k = scale if scale is not None else min(1.0, WORK_SIDE / max(h, w))
     if k < 1.0:
-        size = (max(1, int(w * k)), max(1, int(h * k)))
-        # A nearest-neighbour step to twice the size first, where that is a big step (INTER_AREA over 12 MP is slow).
-        mid = cv2.resize(image, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_NEAREST) if k < 0.4 else image
-        small = cv2.resize(mid, size, interpolation=cv2.INTER_AREA)
+        small = shrink(image, (max(1, int(w * k)), max(1, int(h * k))), nearest_first=k < 0.4)
     else:
         small = image
     indices, ink = _indices(small)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.detect import shrink
+
 WORK_CW = 120  # working crop: pixels per card width
 GLYPH_MIN, GLYPH_MAX = 0.055, 0.24  # an index glyph's longer side, card widths
 MARGIN = 0.045  # the frame starts this far above and left of the rank glyph, card widths
@@ -86,10 +88,7 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     size = (max(1, int(round((x1 - x0) * k))), max(1, int(round((y1 - y0) * k))))
-    src = image[y0:y1, x0:x1]
-    if k < 0.6:  # a cheap nearest-neighbour step to twice the size first, as detect does (a 2:1 area step is fast)
-        src = cv2.resize(src, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_NEAREST)
-    crop = cv2.resize(src, size, interpolation=cv2.INTER_AREA)
+    crop = shrink(image[y0:y1, x0:x1], size, nearest_first=k < 0.6)
     work_outline = ((outline - (x0, y0)) * k).reshape(-1, 1, 2).astype(np.float32)
     # The hand's convex hull: an index at a card's edge notches the paper outline, the hull takes it in.
     hull = cv2.convexHull(work_outline)
