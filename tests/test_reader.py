@@ -1543,3 +1543,37 @@ def _big_card(deck: str, code: str, card_w: int) -> tuple[np.ndarray, np.ndarray
     q = np.array([[100, 100], [100 + card_w, 100], [100 + card_w, 100 + card_h], [100, 100 + card_h]], np.float32)
     _paste(img, card, q)
     return img, q
+
+
+def test_a_hand_on_a_white_cloth_is_found_by_its_edges(reader: Reader) -> None:
+    """A tuning scene on a white tablecloth: the paper mask cannot part a hand from the cloth, so a queen of
+    diamonds over a two and a five of spades is no hand to it. The regions their edges enclose are
+    (``Detection.edge_hands``), and the lower cards' indices read there (``Reader._read_loose``); nothing not
+    on the table is named."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5034, deck="byronknoll_vector", mat="white_cloth", jokers=False)
+    reads = [r for r in reader.read_still(sc.image) if r.code and not r.face_down]
+    width = _card_width(sc)
+    for code in ("Qd", "2s", "5s"):
+        assert _named_near(reads, next(c for c in sc.cards if c.code == code), width), code
+    faces = {c.code for c in sc.cards if c.face_up}
+    assert all(r.code in faces for r in reads), [r.code for r in reads]
+
+
+def test_edge_hands_are_neither_chips_nor_backs() -> None:
+    """``Detection.edge_hands`` on a busy tuning table: no region is round (a chip) or lies on a face-down hand
+    (a back's colour)."""
+    from companion.vision.detect import CHIP_ROUND, _round
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5034, deck="byronknoll_vector", mat="white_cloth", jokers=False)
+    det = detect_cards(sc.image)
+    assert det.edge_hands
+    backs = [c.quad for c in sc.cards if not c.face_up]
+    for h in det.edge_hands:
+        hull = cv2.convexHull(h.reshape(-1, 1, 2))
+        assert not _round(cv2.contourArea(hull), cv2.arcLength(hull, True), CHIP_ROUND)
+        centre = h.mean(axis=0)
+        assert not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32),
+                                            (float(centre[0]), float(centre[1])), False) >= 0 for q in backs)

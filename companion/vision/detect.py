@@ -50,6 +50,8 @@ CHIP_CARDS = 1.0
 CHIP_ROUND = 0.94
 SHADE_CLOSE = 0.3  # card widths: shaded paper is closed so (pips and glyphs at its edge notch it)
 SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of it
+EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
+EDGE_HAND_SAT = 100  # ...where its mean saturation (HSV, 0-255) is under this (backs and chips are coloured)
 SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
@@ -87,6 +89,10 @@ class Detection:
     # The paper mask at the working resolution (``white_mask``; None where not computed): what of it no card read
     # explains is searched for cards by their two indices (``Reader._read_index_cards``).
     paper: np.ndarray | None = None
+    # Regions enclosed by edges, a fifth of a card to three cards big, neither a card's shape nor round (full-
+    # resolution outlines): part of a hand on a table as light as the cards, which the paper mask cannot part
+    # from it. The reader searches those no read explains for lone indices (``Reader._read_loose``).
+    edge_hands: list[np.ndarray] = field(default_factory=list)
 
 
 PAIR_FILL = 0.78  # a pair of cards side by side a little askew fills this much of its rectangle, at least
@@ -438,7 +444,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     if corners:
         det.corners = _on_sharp_steps(det.corners, paperness[2], cw, scale)
         det.backs += _loose_backs(other, mask, card_area, scale, dist)
-        det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads])]
+        hands: list[np.ndarray] = []
+        det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads], card_area, hands)]
+        det.edge_hands = [h * scale for h in hands]
     return det
 
 
@@ -472,12 +480,15 @@ def short_side(quad: np.ndarray) -> float:
     return min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
 
 
-def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
+def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.0,
+               hands: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Card outlines from edges, for cards the paper mask misses: a card in the shade next to a sunlit spot,
     a card on a speckled carpet or among clutter. A region enclosed by edges that fills at least half of its
     convex hull, whose hull fills a card-shaped rectangle at least ``MIN_CARD_SIDE`` of the picture's longer
     side across, is proposed; the reader keeps it only when both its corners read. Outlines whose centre lies
-    inside ``known`` quads are skipped."""
+    inside ``known`` quads are skipped. ``hands``: where given (with ``card_area``, working pixels), the other
+    such regions ``EDGE_HAND`` cards big, not round (a chip) nor coloured (a back, chips side by side), are added
+    to it (``Detection.edge_hands``)."""
     h, w = small.shape[:2]
     side = max(h, w)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
@@ -496,6 +507,16 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray]) -> list[np.ndarray]:
         rect = cv2.minAreaRect(hull)  # rounded corners: the hull's bounding rectangle, not a polygon fit
         (rw, rh) = rect[1]
         if min(rw, rh) < min_side or not card_shaped(max(rw, rh) / min(rw, rh)) or ha < EDGE_FILL * rw * rh:
+            if hands is not None and EDGE_HAND[0] * card_area < a < EDGE_HAND[1] * card_area and not _round(
+                    ha, cv2.arcLength(hull, True), CHIP_ROUND) and not any(cv2.pointPolygonTest(
+                    k.reshape(-1, 1, 2).astype(np.float32), (float(rect[0][0]), float(rect[0][1])), False) >= 0
+                                                                          for k in known):
+                bx, by, bw, bh = cv2.boundingRect(c)
+                inside = np.zeros((bh, bw), np.uint8)
+                cv2.drawContours(inside, [c], -1, 255, -1, offset=(-bx, -by))
+                hsv = cv2.cvtColor(small[by:by + bh, bx:bx + bw], cv2.COLOR_BGR2HSV)
+                if cv2.mean(hsv, inside)[1] < EDGE_HAND_SAT:  # not a back's or a chip's colour: paper and ink
+                    hands.append(c.reshape(-1, 2).astype(np.float32))
             continue
         # The region inside an edge sits a pixel or so inside the card's border (edge width, dilation).
         q = order_clockwise(cv2.boxPoints((rect[0], (rw + 2.0, rh + 2.0), rect[2])))

@@ -123,6 +123,7 @@ NET_SCALES = (1.0, 0.97, 0.94)
 UNEXPLAINED_CARDS = 0.6
 LOOSE_CARDS = 0.25  # paper no read explains, at least this much of a card's area, is searched for lone indices
 LOOSE_MIN = 0.85  # ...and an index there named at this confidence at least (labels, print: no hand's edges vouch)
+LOOSE_FRAMES = 4  # ...reading at most this many frames in each region (and in each pass)
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
 # Card sizes (Detection.size_from) taken as they are; the others (a hand's edges, a close-up, outlines from edges)
 # are checked against the cards found by their two indices, and replaced where those differ by over SIZE_AGREES.
@@ -522,14 +523,20 @@ class Reader:
         if det.size_from not in SURE_SIZES + ("hands",):
             return reads
         whole = [r for r in reads if r.code is not None and id(r) not in from_corners]
-        loose = _loose_paper(det, [r.quad for r in whole])
+        named = [r for r in whole if not r.face_down]
+        # And the regions edges enclose that no card read or hand takes in (a hand on a table as light as its
+        # cards). A hand of backs in a glare spot is as pale as paper, and its pattern makes countless frames:
+        # at most LOOSE_FRAMES are read in each region.
+        taken = [r.quad for r in named] + [o.reshape(-1, 2) for o in det.hands]
+        loose = _loose_paper(det, [r.quad for r in whole]) + [
+            h for h in det.edge_hands if not any(_inside(h.mean(axis=0), q) for q in taken)]
         if not loose:
             return reads
         corners = [r for r in reads if r.code is not None and id(r) in from_corners]
-        named = {r.code for r in reads if r.code is not None}
+        codes = {r.code for r in reads if r.code is not None}
         best: dict[str, CardRead] = {}
-        for r in self._read_indices(image, loose, det.card_width, whole, corners):
-            if r.code is not None and r.code not in named and r.confidence >= LOOSE_MIN and (
+        for r in self._read_indices(image, loose, det.card_width, whole, corners, LOOSE_FRAMES):
+            if r.code is not None and r.code not in codes and r.confidence >= LOOSE_MIN and (
                     r.code not in best or r.confidence > best[r.code].confidence):
                 best[r.code] = r
         return reads + list(best.values())
@@ -702,11 +709,11 @@ class Reader:
         return None, located
 
     def _read_indices(self, image: np.ndarray, hands: list[np.ndarray], card_w: float, whole_reads: list[CardRead],
-                      corner_reads: list[CardRead]) -> list[CardRead]:
+                      corner_reads: list[CardRead], most: int | None = None) -> list[CardRead]:
         """Cards of the hands read from rank-over-suit glyph pairs that no read so far explains: not inside a
         card read whole (its pips), not at an index already read. Then, in a hand that may still hold an unread
         card, the deep pass (``frames_in(deep=True)``): a few frames of glyphs broken off other ink, up to one
-        card."""
+        card. ``most``: at most so many frames read in each pass over a hand."""
         whole = [r.quad for r in whole_reads if r.code is not None and not r.face_down]
         boxes = [r.index_box.mean(axis=0) for r in whole_reads + corner_reads
                  if r.code is not None and r.index_box is not None]
@@ -719,7 +726,7 @@ class Reader:
                     continue
                 if any(_inside(f.rank_centre, q) for q in whole):
                     continue
-                if deep and tried == DEEP_READS:
+                if (deep and tried == DEEP_READS) or tried == most:
                     break
                 tried += 1
                 # Deep frames are retried as a guessed corner is; plain frames are many, and retried only a
