@@ -89,9 +89,9 @@ class Detection:
     # The paper mask at the working resolution (``white_mask``; None where not computed): what of it no card read
     # explains is searched for cards by their two indices (``Reader._read_index_cards``).
     paper: np.ndarray | None = None
-    # Regions enclosed by edges, a fifth of a card to three cards big, neither a card's shape nor round (full-
-    # resolution outlines): part of a hand on a table as light as the cards, which the paper mask cannot part
-    # from it. The reader searches those no read explains for lone indices (``Reader._read_loose``).
+    # Regions enclosed by edges, a fifth of a card to three cards big, neither a card's shape nor round nor
+    # coloured (full-resolution outlines): part of a hand on a table as light as the cards, which the paper mask
+    # cannot part from it. The reader searches those no read explains for lone indices (``Reader._read_loose``).
     edge_hands: list[np.ndarray] = field(default_factory=list)
 
 
@@ -569,7 +569,6 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     found = cv2.morphologyEx((score > max(float(t), 90.0)).astype(np.uint8) * 255, cv2.MORPH_OPEN, k3)
     clear = cv2.resize(cv2.dilate(known, np.ones((7, 7), np.uint8)), (v.shape[1], v.shape[0]),
                        interpolation=cv2.INTER_NEAREST)
-    # Closed a little: index glyphs and pips at a card's edge notch its outline, which would look ragged.
     found = cv2.bitwise_and(found, cv2.bitwise_not(clear))
     step = cv2.morphologyEx(score, cv2.MORPH_GRADIENT, k3)
     keep = np.zeros_like(found)
@@ -589,6 +588,7 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
             if cv2.countNonZero(cv2.bitwise_and(one, found)) >= fill * cv2.countNonZero(one):
                 cv2.drawContours(keep, [c], -1, 255, -1)
 
+    # Closed a little: index glyphs and pips at a card's edge notch its outline, which would look ragged.
     take(cv2.morphologyEx(found, cv2.MORPH_CLOSE, k3))
     # Then closed more, away from what that kept: coloured pips are no paper here, and a ten of hearts in shade
     # is mostly holes and notches. (Paper must still fill SHADE_FILL of it: a carpet's light specks close up

@@ -516,10 +516,12 @@ class Reader:
 
     def _read_loose(self, image: np.ndarray, reads: list[CardRead], det: Detection, from_corners: set[int]
                     ) -> list[CardRead]:
-        """Lone indices in the paper no card read explains and no hand took in (``_loose_paper``), searched like
-        a hand (``_read_indices``): a card the picture's edge cuts, one half under something, whose outline ran
-        into what it lies on. ``from_corners``: ids of the reads named from a corner, whose outlines are
-        extrapolated (a card the picture's top cuts, read from its index, reaches over its neighbour's)."""
+        """Lone indices in the paper no card read explains and no hand took in (``_loose_paper``: a card the
+        picture's edge cuts, one half under something, whose outline ran into what it lies on) and in the regions
+        edges enclose that no card read or hand takes in (``Detection.edge_hands``: a hand on a white cloth),
+        searched like hands (``_read_indices``), named at ``LOOSE_MIN`` or more. ``from_corners``: ids of the
+        reads named from a corner, whose outlines are extrapolated (a card the picture's top cuts, read from its
+        index, reaches over its neighbour's)."""
         if det.size_from not in SURE_SIZES + ("hands",):
             return reads
         whole = [r for r in reads if r.code is not None and id(r) not in from_corners]
