@@ -496,6 +496,11 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.
     cnts, _ = cv2.findContours(255 - edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_side = MIN_CARD_SIDE * side
     found: list[tuple[float, np.ndarray, bool]] = []
+    polys = [k.reshape(-1, 1, 2).astype(np.float32) for k in known]
+
+    def known_at(p: Sequence[float]) -> bool:
+        return any(cv2.pointPolygonTest(k, (float(p[0]), float(p[1])), False) >= 0 for k in polys)
+
     for c in cnts:
         a = cv2.contourArea(c)
         if a < 0.5 * min_side * min_side * CARD_ASPECT or a > 0.5 * h * w:
@@ -508,9 +513,7 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.
         (rw, rh) = rect[1]
         if min(rw, rh) < min_side or not card_shaped(max(rw, rh) / min(rw, rh)) or ha < EDGE_FILL * rw * rh:
             if hands is not None and EDGE_HAND[0] * card_area < a < EDGE_HAND[1] * card_area and not _round(
-                    ha, cv2.arcLength(hull, True), CHIP_ROUND) and not any(cv2.pointPolygonTest(
-                    k.reshape(-1, 1, 2).astype(np.float32), (float(rect[0][0]), float(rect[0][1])), False) >= 0
-                                                                          for k in known):
+                    ha, cv2.arcLength(hull, True), CHIP_ROUND) and not known_at(rect[0]):
                 bx, by, bw, bh = cv2.boundingRect(c)
                 inside = np.zeros((bh, bw), np.uint8)
                 cv2.drawContours(inside, [c], -1, 255, -1, offset=(-bx, -by))
@@ -520,9 +523,7 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.
             continue
         # The region inside an edge sits a pixel or so inside the card's border (edge width, dilation).
         q = order_clockwise(cv2.boxPoints((rect[0], (rw + 2.0, rh + 2.0), rect[2])))
-        centre = q.mean(axis=0)
-        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(centre[0]), float(centre[1])),
-                                    False) >= 0 for k in known):
+        if known_at(q.mean(axis=0)):
             continue
         found.append((a, q, ha >= 0.9 * rw * rh))
     # Nested outlines of one card (its border, its inner frame): keep the biggest, though a squarer outline
@@ -583,10 +584,13 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
                 continue  # a streak of glare; the light parts of a back's pattern (ragged)
             if not _sharp(c, step):
                 continue
-            one = np.zeros_like(keep)
-            cv2.drawContours(one, [c], -1, 255, -1)
-            if cv2.countNonZero(cv2.bitwise_and(one, found)) >= fill * cv2.countNonZero(one):
-                cv2.drawContours(keep, [c], -1, 255, -1)
+            if fill:
+                bx, by, bw, bh = cv2.boundingRect(c)
+                one = np.zeros((bh, bw), np.uint8)
+                cv2.drawContours(one, [c], -1, 255, -1, offset=(-bx, -by))
+                if cv2.countNonZero(cv2.bitwise_and(one, found[by:by + bh, bx:bx + bw])) < fill * cv2.countNonZero(one):
+                    continue
+            cv2.drawContours(keep, [c], -1, 255, -1)
 
     # Closed a little: index glyphs and pips at a card's edge notch its outline, which would look ragged.
     take(cv2.morphologyEx(found, cv2.MORPH_CLOSE, k3))

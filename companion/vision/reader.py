@@ -128,6 +128,7 @@ INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer sid
 # Card sizes (Detection.size_from) taken as they are; the others (a hand's edges, a close-up, outlines from edges)
 # are checked against the cards found by their two indices, and replaced where those differ by over SIZE_AGREES.
 SURE_SIZES = ("hint", "singles", "pairs", "rows")
+SIZED = SURE_SIZES + ("hands",)  # card sizes sure enough to search only the paper round what no read explains
 SIZE_AGREES = 1.3
 SIZE_CARDS = 3  # ...the size taken from at most this many such cards
 HANDS_TOO_BIG = 0.15
@@ -522,7 +523,7 @@ class Reader:
         searched like hands (``_read_indices``), named at ``LOOSE_MIN`` or more. ``from_corners``: ids of the
         reads named from a corner, whose outlines are extrapolated (a card the picture's top cuts, read from its
         index, reaches over its neighbour's)."""
-        if det.size_from not in SURE_SIZES + ("hands",):
+        if det.size_from not in SIZED:
             return reads
         whole = [r for r in reads if r.code is not None and id(r) not in from_corners]
         named = [r for r in whole if not r.face_down]
@@ -919,14 +920,10 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
     boxes merged. The whole picture where the card size is a guess (from one close-up card, outlines from edges,
     or none) or there is no paper mask."""
     h, w = shape[:2]
-    if det.paper is None or det.card_width <= 0 or det.size_from not in SURE_SIZES + ("hands",):
+    if det.paper is None or det.card_width <= 0 or det.size_from not in SIZED:
         return [(0, 0, w, h)]
     s = det.scale
-    left = det.paper.copy()
-    for q in named:  # a card read, and a little round it (its outline is found a pixel or two small)
-        c = q.mean(axis=0)
-        cv2.fillPoly(left, [np.round((c + 1.08 * (q - c)) / s).astype(np.int32)], 0)
-    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # slivers along the edges read
+    left = _paper_left(det, named, 5)
     cw = det.card_width / s
     _, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
     # Overlapping boxes as one: each box takes in the boxes it overlaps, in the place of the first of them.
@@ -944,6 +941,20 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
             for x0, y0, x1, y1 in boxes]
 
 
+def _paper_left(det: Detection, outlines: list[np.ndarray], opening: int) -> np.ndarray:
+    """The paper mask (``det.paper``, working resolution) less ``outlines`` (full-resolution pixels), each taken
+    in 1.08 times its size about its middle (an outline is found a pixel or two small), opened by ``opening``
+    pixels (the slivers left along the outlines' edges)."""
+    assert det.paper is not None
+    left = det.paper.copy()
+    for q in outlines:
+        q = q.reshape(-1, 2)
+        c = q.mean(axis=0)
+        cv2.fillPoly(left, [np.round((c + 1.08 * (q - c)) / det.scale).astype(np.int32)], 0)
+    out: np.ndarray = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((opening, opening), np.uint8))
+    return out
+
+
 def _loose_paper(det: Detection, named: list[np.ndarray]) -> list[np.ndarray]:
     """Outlines (full-resolution pixels) of the paper that no card read explains and no hand took in, at least
     ``LOOSE_CARDS`` of a card's area: a card the picture's edge cuts, a card half under something, one whose
@@ -951,11 +962,7 @@ def _loose_paper(det: Detection, named: list[np.ndarray]) -> list[np.ndarray]:
     if det.paper is None or det.card_width <= 0:
         return []
     s = det.scale
-    left = det.paper.copy()
-    for q in named + det.hands:
-        c = q.reshape(-1, 2).mean(axis=0)
-        cv2.fillPoly(left, [np.round((c + 1.08 * (q.reshape(-1, 2) - c)) / s).astype(np.int32)], 0)
-    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    left = _paper_left(det, named + det.hands, 3)
     cw = det.card_width / s
     cnts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return [c.reshape(-1, 2).astype(np.float32) * s for c in cnts
