@@ -480,7 +480,7 @@ class Reader:
         looked = list(zip([frames[p[0]] for p in places[:NET_FRAMES]], said))
         if rest:
             looked += list(zip(rest, name(rest)))
-        got.update(self._refined(image, looked, have | set(got)))
+        got.update(self._refined(image, looked, {c for c in have if c is not None} | set(got)))
         new = self._dedupe(list(got.values()), named, card_w)
         return _without_tight_fans(reads, new) + new if new else reads
 
@@ -512,9 +512,10 @@ class Reader:
         out: dict[str, CardRead] = {}
         for code in {c for c, _ in todo}:
             votes = [(conf, f) for (want, f), (c, conf) in zip(todo, said) if want == code and c == code]
-            conf, f = max(votes, key=lambda v: v[0], default=(0.0, None))
-            if f is not None and conf >= NET_ALONE_MIN and len(votes) >= REFINE_AGREE:
-                out[code] = f.named(code, conf)
+            if len(votes) >= REFINE_AGREE:
+                conf, f = max(votes, key=lambda v: v[0])
+                if conf >= NET_ALONE_MIN:
+                    out[code] = f.named(code, conf)
         return out
 
     def _index_card_sizes(self, image: np.ndarray, det: Detection) -> list[float]:
