@@ -230,7 +230,7 @@ def real_photos(reader: Reader, limit: int | None = None, soften: bool = False) 
     November 2026, odd ones ("test") were not. Per labelled card: "right" when a read whose card centre lies
     in its box names its rank, or for a card beneath another one whose index does (``_credited``; until
     2026-11-30 only centres counted: "right_centres" keeps that count), "wrong" when reads there name only other
-    ranks, "abstained" when a card was found there but not named, "face_down" when it was taken for a back, else
+    ranks (reads credited to a neighbouring card aside: ``card_outcomes``), "abstained" when a card was found there but not named, "face_down" when it was taken for a back, else
     "missed". Outside every box: "stray"
     cards named, and "stray_backs" (face-down cards reported on the clutter around). Per read: "reads" naming
     a card, and "reads_not_there", those naming a rank that no labelled card around the read's centre or its
@@ -291,32 +291,41 @@ def _within(p, rect: tuple[int, int, int, int], m: int = 5) -> bool:
 
 def card_outcomes(reads, boxes: list[dict[str, str]]) -> list[tuple[str, list]]:
     """Per labelled box, what the reader made of that card, and the reads whose card centre lies in the box:
-    'right' (``_credited``), 'wrong' (only reads of other ranks there), 'abstained' (a face-up card found there
-    but not named), 'face_down' (taken for a back) or 'missed'."""
+    'right' (``_credited``), 'wrong' (only reads of other ranks there, none of them credited to another card),
+    'abstained' (a face-up card found there but not named), 'face_down' (taken for a back) or 'missed'. A read
+    credited to a neighbour whose box overlaps this one is that card's, not a misread of this one (until
+    2026-12-01 it made this card 'wrong': a card missed in a hand counted as misread)."""
     rects = [_rect(b) for b in boxes]
-    right = _credited(reads, boxes, rects)
+    credit = _credit(reads, boxes, rects)
+    claimed = {id(r) for r in credit.values()}
     out: list[tuple[str, list]] = []
     for k, rect in enumerate(rects):
         here = [r for r in reads if _within(r.centre, rect)]
-        if k in right:
+        own = [r for r in here if id(r) not in claimed]
+        if k in credit:
             outcome = "right"
-        elif any(r.code and not r.face_down for r in here):
+        elif any(r.code and not r.face_down for r in own):
             outcome = "wrong"
-        elif any(not r.face_down for r in here):
+        elif any(not r.face_down for r in own):
             outcome = "abstained"
         else:
-            outcome = "face_down" if here else "missed"
+            outcome = "face_down" if own else "missed"
         out.append((outcome, here))
     return out
 
 
 def _credited(reads, boxes, rects) -> set[int]:
-    """The labelled cards read right: a read of the card's rank whose card centre lies in its box, or else whose
-    index does (a card beneath another is read from its visible index; its centre, extrapolated, falls on the
-    card above). Each read is credited to one card at most, centres first."""
+    """The labelled cards read right (``_credit``)."""
+    return set(_credit(reads, boxes, rects))
+
+
+def _credit(reads, boxes, rects) -> dict:
+    """The labelled cards read right, each with the read that names it: a read of the card's rank whose card
+    centre lies in its box, or else whose index does (a card beneath another is read from its visible index; its
+    centre, extrapolated, falls on the card above). Each read is credited to one card at most, centres first."""
     named = [r for r in reads if r.code and not r.face_down]
     used: set[int] = set()
-    right: set[int] = set()
+    right: dict = {}
     for by_index in (False, True):
         for k, (b, rect) in enumerate(zip(boxes, rects)):
             if k in right:
@@ -326,7 +335,7 @@ def _credited(reads, boxes, rects) -> set[int]:
                     continue
                 p = r.centre if not by_index else (r.index_box.mean(axis=0) if r.index_box is not None else None)
                 if p is not None and _within(p, rect):
-                    right.add(k)
+                    right[k] = r
                     used.add(i)
                     break
     return right

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.vision_bench import _credited
+from benchmarks.vision_bench import _credited, card_outcomes
 from companion.vision import CardRead
 
 
@@ -32,3 +32,14 @@ def test_a_card_beneath_another_is_credited_by_its_index_and_each_read_credits_o
     # A read of another rank is credited to nothing; a face-down report neither.
     reads = [_read("9h", (115, 70)), CardRead("BACK", 0.8, reads[0].quad, "none", True)]
     assert _credited(reads, boxes, rects) == set()
+
+
+def test_a_read_credited_to_a_neighbour_does_not_make_an_overlapping_card_wrong() -> None:
+    # Two aces in a fan, their boxes overlapping: the ace of hearts is read, its centre inside both boxes. The
+    # other ace was missed, not misread; a read of another rank of its own would make it wrong.
+    boxes = [{"card": "A?", "x1": "0", "y1": "0", "x2": "100", "y2": "140"},
+             {"card": "A?", "x1": "60", "y1": "0", "x2": "160", "y2": "140"}]
+    reads = [_read("Ah", (80, 70))]
+    assert [o for o, _ in card_outcomes(reads, boxes)] == ["right", "missed"]
+    reads.append(_read("9s", (130, 70)))
+    assert [o for o, _ in card_outcomes(reads, boxes)] == ["right", "wrong"]
