@@ -1,15 +1,20 @@
 """Train the whole-corner classifier (``companion/vision/reader_corner.py``): rank and suit from a corner patch.
 
     .venv/bin/pip install torch onnx                 # training needs PyTorch (running it needs only OpenCV)
-    .venv/bin/python tools/train_corner.py           # about 15 minutes on 2 cores
+    .venv/bin/python tools/train_corner.py           # about 45 minutes on 2 cores
     .venv/bin/python tools/train_corner.py --quick   # a tenth of the data, to check the pipeline
-    .venv/bin/python tools/train_corner.py --eval-only   # the shipped model at the reader's two bars (1 minute)
+    .venv/bin/python tools/train_corner.py --eval-only   # the shipped model at the reader's two bars (3 minutes)
 
 The samples are the glyph classifiers' (``tools/train_reader.py``): corners rendered in the training fonts,
 corners cut from the training decks (top-left and the rotated bottom-right index), and junk patches (backs,
 court art, strokes, textures), each through the same camera degradations (``glyphs.degrade``: card 55-150 px
 wide, blur, colour cast, glare, noise, JPEG). Unlike those, nothing is located: the whole patch is the input.
-Held out for measuring: corners in the held-out fonts and from the held-out deck. Writes
+Since the seventh session of 2026-12-01 also frames cut from 900 whole synthetic tables of the training decks
+(``_scene_sample``): each face-up card's visible index corners, at frames misregistered as the reader's outlines
+and index searches give them, and as junk the frames the reader itself tried there and left unnamed, far from any
+index: the neighbours, overlaps, glare and low resolution the network really sees. Held out for measuring:
+corners in the held-out fonts and from the held-out deck, and frames cut the same way from 90 tables dealt from the
+held-out deck. Writes
 models/reader_corner_cnn.onnx, its .json (classes) and models/reader_corner_eval.json (held-out figures at the
 reader's bar: both corners of a card must agree, each at ``CORNER_NET_MIN``; here per single corner).
 """

@@ -113,8 +113,9 @@ NET_FRAMES = 16
 # A card the network half believes at such a frame (REFINE_LOOK or more) is read again in the frames about it,
 # REFINE_SHIFTS (card widths along its axes) each at REFINE_TURNS (degrees), for the REFINE_PLACES likeliest cards,
 # and named where one of them says it at NET_ALONE_MIN and REFINE_AGREE of them say it (``Reader._refined``).
-# (Low-resolution tuning scenes: 7 more pocket cards of 804, none wrong; 6 places and a 0.5 look read no more and
-# cost a tenth of a second; shifts of 0.05 read one fewer.)
+# (Low-resolution tuning scenes: 7 more pocket cards of 804 with the corner CNN of 2026-12-01's fourth session, 6
+# with the one retrained on table frames after it, none wrong; 6 places and a 0.5 look read no more and cost a
+# tenth of a second; shifts of 0.05 read one fewer.)
 REFINE_LOOK = 0.6
 REFINE_PLACES = 2
 REFINE_TURNS = (0.0, -4.0, 4.0)
