@@ -1615,3 +1615,33 @@ def test_paper_too_big_for_any_card_is_not_searched_for_lone_indices() -> None:
     side = int(np.sqrt((LOOSE_MOST + 5) * 20 * 28))
     det.paper[200:200 + side, 300:300 + side] = 255  # more paper than LOOSE_MOST cards
     assert len(_loose_paper(det, [])) == 1
+
+
+def test_a_half_believed_card_is_named_only_where_frames_about_it_agree(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reader._refined, with the corner classifier's answers given: one frame at 0.95 among 26 is no card; three
+    # saying it, one of them at 0.95, are. Under REFINE_LOOK, or a card named already, nothing is asked.
+    from companion.vision.reader import NET_ALONE_MIN, REFINE_LOOK, _Unnamed
+
+    img = np.full((400, 400, 3), 200, np.uint8)
+    xa, ya = np.array([100.0, 0.0]), np.array([0.0, 100.0])
+    quad = np.array([[50, 50], [150, 50], [150, 190], [50, 190]], np.float32)
+    frame = _Unnamed(np.array([48.0, 48.0]), xa, ya, quad, False)
+    answers: list[list[tuple[str | None, float]]] = []
+
+    def name(inputs: np.ndarray) -> list[tuple[str | None, float]]:
+        said = answers.pop(0)
+        assert len(said) == len(inputs)
+        return said
+
+    assert reader.corner_net is not None
+    monkeypatch.setattr(reader.corner_net, "name", name)
+    n = 26
+    answers.append([("Qh", 0.95)] + [(None, 0.9)] * (n - 1))
+    assert reader._refined(img, [(frame, ("Qh", 0.8))], set()) == {}
+    answers.append([("Qh", 0.7), ("Qh", 0.95), ("Qh", 0.8)] + [(None, 0.9)] * (n - 3))
+    got = reader._refined(img, [(frame, ("Qh", 0.8))], set())
+    assert list(got) == ["Qh"] and got["Qh"].confidence >= NET_ALONE_MIN and got["Qh"].index_box is not None
+    assert reader._refined(img, [(frame, ("Qh", REFINE_LOOK - 0.01))], set()) == {}
+    assert reader._refined(img, [(frame, ("Qh", 0.8))], {"Qh"}) == {}
+    assert answers == []
