@@ -87,11 +87,11 @@ def _scene_sample(args: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray, 
     from companion.vision.synthetic import render_scene
 
     class Capture(Reader):
-        """The reader, keeping the guessed frames it leaves unnamed."""
+        """The reader, keeping the guessed frames it leaves unnamed (``frames``, the last still's)."""
         frames: list = []
 
         def _read_unnamed(self, image, reads, card_w):  # type: ignore[no-untyped-def]
-            Capture.frames = list(self._unnamed)
+            self.frames = list(self._unnamed)
             return super()._read_unnamed(image, reads, card_w)
 
     seed0, count, held_out = args
@@ -127,7 +127,7 @@ def _scene_sample(args: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray, 
                 ss.append(SUIT_CLASSES.index(code[1]))
                 n_pos += 1
         reader.read_still(sc.image)
-        junk = [f for f in Capture.frames if all(
+        junk = [f for f in reader.frames if all(
             np.linalg.norm(f.origin - o) > SCENE_JUNK * np.linalg.norm(xa) for o, xa, _, _ in corners)]
         for i in rng.permutation(len(junk))[:max(n_pos, 8)]:
             f = junk[int(i)]

@@ -463,7 +463,7 @@ class Reader:
         if not places:
             return reads
         got: dict[str, CardRead] = {}
-        have = {r.code for r in named}
+        have = {r.code for r in named if r.code is not None}
 
         def name(todo: list[_Unnamed]) -> list[tuple[str | None, float]]:
             assert self.corner_net is not None
@@ -477,13 +477,14 @@ class Reader:
         # Each place's first frame; then the other frames of the places whose first frame looked like an index
         # (a card, if not a sure one): most places are pips and picture, and one look tells.
         places.sort(key=lambda p: not any(frames[j].glyphs for j in p))  # a rank over a suit found there first
-        said = name([frames[p[0]] for p in places[:NET_FRAMES]])
+        first = [frames[p[0]] for p in places[:NET_FRAMES]]
+        said = name(first)
         rest = [frames[j] for p, (code, conf) in zip(places, said) if code is not None and conf >= NET_LOOK
                 and not (conf >= NET_ALONE_MIN and code in got) for j in p[1:]][:NET_FRAMES]
-        looked = list(zip([frames[p[0]] for p in places[:NET_FRAMES]], said))
+        looked = list(zip(first, said))
         if rest:
             looked += list(zip(rest, name(rest)))
-        got.update(self._refined(image, looked, {c for c in have if c is not None} | set(got)))
+        got.update(self._refined(image, looked, have | set(got)))
         new = self._dedupe(list(got.values()), named, card_w)
         return _without_tight_fans(reads, new) + new if new else reads
 
