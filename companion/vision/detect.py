@@ -86,6 +86,7 @@ class Detection:
     # region, one or two cards big), 'hands' (the straight edges of hands), 'edges' (outlines from edges),
     # '' (no card seen).
     size_from: str = ""
+    light: bool = False  # the cards lie on a light cloth, and were found by their edges too (_light_mat)
     # The paper mask at the working resolution (``white_mask``; None where not computed): what of it no card read
     # explains is searched for cards by their two indices (``Reader._read_index_cards``).
     paper: np.ndarray | None = None
@@ -118,6 +119,16 @@ ON_MAT = 0.002  # share of the picture: paper over the floor this big lying in a
 BIG_PAPER = 0.1  # a paper region this share of the picture may be cards on a light surface (_cards_on_paper)
 CARDS_BRIGHTER = 20  # levels of V - S by which such cards must stand out from the surface
 SURFACE_TINT = 15  # levels of saturation by which that surface must be more tinted than the cards
+# A light cloth (white, pale blue, pink): its paper and the cards' are one region, or the cards in its dimmer parts
+# fall under the paper mask's floor with it. Such a picture has paper over LIGHT_PAPER of it, or is mostly lighter
+# than LIGHT_L (Lab L, 0-255: the white cloth tuning scenes 160-249, play mats to 154 but three light ones in 80
+# tuning scenes 167-192), and edges (``_edges``) over under LIGHT_EDGES of it (the white cloth tuning scenes
+# 0.12 at most, a deck laid out for enrolment 0.29-0.34); its cards are found by the edges round them as well
+# (_edge_mask).
+LIGHT_PAPER = 0.4
+LIGHT_L = 165
+LIGHT_EDGES = 0.2
+LIGHT_HOLE = 0.3  # ...what edges enclose up to this share of the picture is a card, a hand, a chip (not the cloth)
 
 
 def _paperness(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -327,6 +338,12 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     near_paper = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     fg = cv2.bitwise_or(white, cv2.bitwise_and(other, near_paper))
     mask = _fill(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    edges: np.ndarray | None = None
+    if _light_mat(white, lab):
+        edges = _edges(small)
+        if cv2.countNonZero(edges) < LIGHT_EDGES * edges.size:  # (not a deck laid out: nearly all cards)
+            det.light = True  # what edges enclose, and the paper short of the cloth itself
+            mask = cv2.bitwise_or(_edge_mask(edges), _without_big(mask, LIGHT_HOLE))
     # Cut thin bridges between cards that barely touch.
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     area_img = small.shape[0] * small.shape[1]
@@ -384,7 +401,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.size_from = "hands"
     else:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
-            det.edge_quads = [q * scale for q in edge_quads(small, [])]
+            det.edge_quads = [q * scale for q in edge_quads(small, [], edges=edges)]
             if det.edge_quads:
                 det.card_width = float(np.median([short_side(q) for q in det.edge_quads]))
                 det.size_from = "edges"
@@ -445,7 +462,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.corners = _on_sharp_steps(det.corners, paperness[2], cw, scale)
         det.backs += _loose_backs(other, mask, card_area, scale, dist)
         hands: list[np.ndarray] = []
-        det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads], card_area, hands)]
+        det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads], card_area, hands,
+                                                        edges)]
         det.edge_hands = [h * scale for h in hands]
     return det
 
@@ -481,18 +499,17 @@ def short_side(quad: np.ndarray) -> float:
 
 
 def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.0,
-               hands: list[np.ndarray] | None = None) -> list[np.ndarray]:
+               hands: list[np.ndarray] | None = None, edges: np.ndarray | None = None) -> list[np.ndarray]:
     """Card outlines from edges, for cards the paper mask misses: a card in the shade next to a sunlit spot,
     a card on a speckled carpet or among clutter. A region enclosed by edges that fills at least half of its
     convex hull, whose hull fills a card-shaped rectangle at least ``MIN_CARD_SIDE`` of the picture's longer
     side across, is proposed; the reader keeps it only when both its corners read. Outlines whose centre lies
     inside ``known`` quads are skipped. ``hands``: where given (with ``card_area``, working pixels), the other
     such regions ``EDGE_HAND`` cards big, not round (a chip) nor coloured (a back, chips side by side), are added
-    to it (``Detection.edge_hands``)."""
+    to it (``Detection.edge_hands``). ``edges``: ``_edges(small)``, where the caller has it already."""
     h, w = small.shape[:2]
     side = max(h, w)
-    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    edges = _edges(small) if edges is None else edges
     cnts, _ = cv2.findContours(255 - edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_side = MIN_CARD_SIDE * side
     found: list[tuple[float, np.ndarray, bool]] = []
@@ -534,6 +551,38 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.
         if any(np.linalg.norm(c - k.mean(axis=0)) < 0.3 * np.linalg.norm(k[1] - k[0]) for k in out):
             continue
         out.append(q)
+    return out
+
+
+def _edges(small: np.ndarray) -> np.ndarray:
+    """Edges (Canny on the blurred grey picture), a pixel thicker each way so that an outline closes."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    out: np.ndarray = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    return out
+
+
+def _light_mat(white: np.ndarray, lab: np.ndarray) -> bool:
+    """The picture is mostly light: paper over ``LIGHT_PAPER`` of it, or its median lighter than ``LIGHT_L``."""
+    return cv2.countNonZero(white) > LIGHT_PAPER * white.size or float(np.median(lab[::4, ::4, 0])) > LIGHT_L
+
+
+def _edge_mask(edges: np.ndarray) -> np.ndarray:
+    """What lies on a light cloth, from its ``edges`` (``_edges``): every outline filled where it encloses at most
+    ``LIGHT_HOLE`` of the picture (a card with its pips and art, a hand, a chip; not the cloth within its hem),
+    the pixel the edges were thickened by taken back, and lines that enclose nothing opened away."""
+    filled = cv2.erode(_fill(edges, LIGHT_HOLE), np.ones((3, 3), np.uint8))
+    out: np.ndarray = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    return out
+
+
+def _without_big(mask: np.ndarray, share: float) -> np.ndarray:
+    """``mask`` without its regions over ``share`` of the picture (a light cloth taken for paper)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > share * mask.size) + 1
+    if not len(big):
+        return mask
+    out = mask.copy()
+    out[np.isin(labels, big)] = 0
     return out
 
 
