@@ -107,6 +107,31 @@ def test_a_small_hand_in_a_glare_spots_fade_is_found_and_read(reader: Reader) ->
         assert _named_near(reads, next(c for c in sc.cards if c.code == code), _card_width(sc)), code
 
 
+@pytest.mark.parametrize("deck,cols,seed,mat,at_least", [("byronknoll_vector", 13, 11, (222, 226, 228), 52),
+                                                         ("saulspatz_vertical2", 18, 11, (180, 200, 215), 54)])
+def test_a_deck_laid_out_on_a_light_table_is_found_by_its_edges(
+        monkeypatch: pytest.MonkeyPatch, deck: str, cols: int, seed: int, mat: tuple[int, int, int],
+        at_least: int) -> None:
+    """A deck laid out for enrolment on a white or pale blue table: the table is paper to the mask, the cards run
+    into it, and half of them were not found. Their edges enclose them (``detect._edge_mask``); the rim of the
+    picture, the table, says it is light though the cards' edges are everywhere."""
+    from companion.vision import detect
+
+    codes = [r + s for s in "cdhs" for r in "23456789TJQKA"] + ["JR", "JB"]
+    img, truth = layout_picture(deck, codes, seed=seed, cols=cols, mat=mat)
+
+    def found() -> int:
+        det = detect_cards(img)
+        centres = np.array([q.mean(axis=0) for q in det.quads]).reshape(-1, 2)
+        return sum(bool(len(centres)) and float(np.min(np.linalg.norm(centres - q.mean(axis=0), axis=1))) < 15
+                   for _, q in truth)
+
+    assert found() >= at_least  # of 54
+    monkeypatch.setattr(detect, "LIGHT_L", 256)
+    monkeypatch.setattr(detect, "LIGHT_PAPER", 1.1)
+    assert found() <= 40
+
+
 def test_card_in_shade_beside_sunlight_is_found_from_its_edges(reader: Reader) -> None:
     """Sunlight on a pale grey sofa is brighter than a card lying in the shade: the paper mask misses the card,
     its edges do not, and the card is read."""

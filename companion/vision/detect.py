@@ -123,8 +123,8 @@ SURFACE_TINT = 15  # levels of saturation by which that surface must be more tin
 # fall under the paper mask's floor with it. Such a picture has paper over LIGHT_PAPER of it, or is mostly lighter
 # than LIGHT_L (Lab L, 0-255: the white cloth tuning scenes 160-249, play mats to 154 but three light ones in 80
 # tuning scenes 167-192), and edges (``_edges``) over under LIGHT_EDGES of it (the white cloth tuning scenes
-# 0.12 at most, a deck laid out for enrolment 0.29-0.34); its cards are found by the edges round them as well
-# (_edge_mask).
+# 0.12 at most, a deck laid out for enrolment 0.29-0.34) or a light rim (``_rim_lightness``: a deck laid out on a
+# light table; on a green mat, 98-105); its cards are found by the edges round them as well (_edge_mask).
 LIGHT_PAPER = 0.4
 LIGHT_L = 165
 LIGHT_EDGES = 0.2
@@ -341,7 +341,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     edges: np.ndarray | None = None
     if _light_mat(white, lab):
         edges = _edges(small)
-        if cv2.countNonZero(edges) < LIGHT_EDGES * edges.size:  # (not a deck laid out: nearly all cards)
+        # Not a deck laid out on a dark mat for enrolment (nearly all cards: edges everywhere; the mat round it).
+        if cv2.countNonZero(edges) < LIGHT_EDGES * edges.size or _rim_lightness(lab) > LIGHT_L:
             det.light = True  # what edges enclose, and the paper short of the cloth itself
             mask = cv2.bitwise_or(_edge_mask(edges), _without_big(mask, LIGHT_HOLE))
     # Cut thin bridges between cards that barely touch.
@@ -566,23 +567,39 @@ def _light_mat(white: np.ndarray, lab: np.ndarray) -> bool:
     return cv2.countNonZero(white) > LIGHT_PAPER * white.size or float(np.median(lab[::4, ::4, 0])) > LIGHT_L
 
 
+def _rim_lightness(lab: np.ndarray) -> float:
+    """The median Lab L of a band along the picture's edges, 3 % of its shorter side wide."""
+    b = max(1, int(0.03 * min(lab.shape[:2])))
+    rim = np.concatenate([lab[:b, :, 0].ravel(), lab[-b:, :, 0].ravel(), lab[:, :b, 0].ravel(), lab[:, -b:, 0].ravel()])
+    return float(np.median(rim))
+
+
 def _edge_mask(edges: np.ndarray) -> np.ndarray:
     """What lies on a light cloth, from its ``edges`` (``_edges``): every outline filled where it encloses at most
     ``LIGHT_HOLE`` of the picture (a card with its pips and art, a hand, a chip; not the cloth within its hem),
     the pixel the edges were thickened by taken back, and lines that enclose nothing opened away."""
-    filled = cv2.erode(_fill(edges, LIGHT_HOLE), np.ones((3, 3), np.uint8))
+    # Each hole filled on its own (``_fill`` fills them all in one go, and a pip's hole inside a card's is then
+    # filled twice over: left open). The specks the cloth's weave encloses, hundreds of them, too: 1.5 ms of the
+    # 4-5; left open they changed a few reads either way on the white-cloth tuning scenes.
+    cnts, hier = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    filled = edges.copy()
+    limit = LIGHT_HOLE * edges.size
+    for c, link in zip(cnts, hier[0] if hier is not None else []):
+        if link[3] >= 0 and cv2.contourArea(c) <= limit:
+            cv2.drawContours(filled, [c], 0, 255, -1)
+    filled = cv2.erode(filled, np.ones((3, 3), np.uint8))  # the pixel the edges were thickened by, back off
     out: np.ndarray = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return out
 
 
 def _without_big(mask: np.ndarray, share: float) -> np.ndarray:
     """``mask`` without its regions over ``share`` of the picture (a light cloth taken for paper)."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > share * mask.size) + 1
-    if not len(big):
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    big = [c for c in cnts if cv2.contourArea(c) > share * mask.size]
+    if not big:
         return mask
     out = mask.copy()
-    out[np.isin(labels, big)] = 0
+    cv2.drawContours(out, big, -1, 0, -1)
     return out
 
 
