@@ -108,13 +108,16 @@ def test_a_small_hand_in_a_glare_spots_fade_is_found_and_read(reader: Reader) ->
 
 
 @pytest.mark.parametrize("deck,cols,seed,mat,at_least", [("byronknoll_vector", 13, 11, (222, 226, 228), 52),
+                                                         ("saulspatz_gang4colour", 14, 3, (222, 226, 228), 45),
                                                          ("saulspatz_vertical2", 18, 11, (180, 200, 215), 54)])
 def test_a_deck_laid_out_on_a_light_table_is_found_by_its_edges(
         monkeypatch: pytest.MonkeyPatch, deck: str, cols: int, seed: int, mat: tuple[int, int, int],
         at_least: int) -> None:
     """A deck laid out for enrolment on a white or pale blue table: the table is paper to the mask, the cards run
     into it, and half of them were not found. Their edges enclose them (``detect._edge_mask``); the rim of the
-    picture, the table, says it is light though the cards' edges are everywhere."""
+    picture, the table, says it is light though the cards' edges are everywhere. Cards touching there run into one
+    region with the edge between them; each one's own region parts them (``detect._parted_by_edges``: the
+    four-colour layout 39 -> 45 of 54)."""
     from companion.vision import detect
 
     codes = [r + s for s in "cdhs" for r in "23456789TJQKA"] + ["JR", "JB"]
@@ -1646,7 +1649,7 @@ def test_edges_on_a_light_cloth_fill_cards_and_hands_not_the_cloth() -> None:
         cv2.rectangle(img, (x0, y0), (x0 + 70, y0 + 98), (250, 250, 250), -1)
         cv2.rectangle(img, (x0, y0), (x0 + 70, y0 + 98), (150, 150, 150), 1)
     cv2.line(img, (250, 450), (600, 450), (150, 150, 150), 2)  # a seam: encloses nothing
-    mask = _edge_mask(_edges(img))
+    mask, _ = _edge_mask(_edges(img))
     outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     boxes = sorted(b for b in (cv2.boundingRect(c) for c in outlines) if min(b[2:]) > 8)  # (the seam is a line)
     assert len(boxes) == 2  # the card and the hand, not the cloth

@@ -339,12 +339,14 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     fg = cv2.bitwise_or(white, cv2.bitwise_and(other, near_paper))
     mask = _fill(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     edges: np.ndarray | None = None
+    regions: np.ndarray | None = None  # on a light cloth: the regions edges enclose, apart (_edge_mask)
     if _light_mat(white, lab):
         edges = _edges(small)
         # Not a deck laid out on a dark mat for enrolment (nearly all cards: edges everywhere; the mat round it).
         if cv2.countNonZero(edges) < LIGHT_EDGES * edges.size or _rim_lightness(lab) > LIGHT_L:
             det.light = True  # what edges enclose, and the paper short of the cloth itself
-            mask = cv2.bitwise_or(_edge_mask(edges), _without_big(mask, LIGHT_HOLE))
+            enclosed, regions = _edge_mask(edges)
+            mask = cv2.bitwise_or(enclosed, _without_big(mask, LIGHT_HOLE))
     # Cut thin bridges between cards that barely touch.
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     area_img = small.shape[0] * small.shape[1]
@@ -439,6 +441,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             det.quads += [q * scale for q in split]
             continue
         apart, rest = _eroded_apart(c, cw, card_area) if n > 1.6 and i not in parted else ([], [])
+        if not apart and regions is not None and n > 1.6 and i not in parted:
+            apart, rest = _parted_by_edges(c, regions, card_area)
         if apart:
             det.quads += [q * scale for q in apart]
             for r in rest:  # the rest of the blob, searched on its own (not eroded apart again)
@@ -574,22 +578,54 @@ def _rim_lightness(lab: np.ndarray) -> float:
     return float(np.median(rim))
 
 
-def _edge_mask(edges: np.ndarray) -> np.ndarray:
+def _parted_by_edges(contour: np.ndarray, regions: np.ndarray, card_area: float
+                     ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Cards side by side on a light cloth whose edges run into one blob: each card's region of ``regions`` (what
+    its edges enclose, apart from its neighbour's) that fills a card-sized, card-shaped rectangle is a card; the rest
+    of the blob is left as in ``_eroded_apart``."""
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x, -y))
+    cnts, _ = cv2.findContours(cv2.bitwise_and(regions[y:y + h, x:x + w], m), cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE)
+    quads: list[np.ndarray] = []
+    for c in cnts:
+        a = cv2.contourArea(c)
+        if not 0.8 < a / card_area < 1.25:
+            continue
+        rect = cv2.minAreaRect(c)
+        (rw, rh) = rect[1]
+        if rw < 1 or rh < 1 or a < 0.86 * rw * rh or not card_shaped(max(rw, rh) / min(rw, rh)):
+            continue
+        q = order_clockwise(cv2.boxPoints(rect))
+        quads.append(q + np.array([x, y], np.float32))
+        cv2.fillPoly(m, [np.round(q).astype(np.int32)], 0)
+        cv2.polylines(m, [np.round(q).astype(np.int32)], True, 0, 3)
+    if not quads:
+        return [], []
+    left = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    cnts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return quads, [c + np.array([x, y], np.int32) for c in cnts if cv2.contourArea(c) >= 0.35 * card_area]
+
+
+def _edge_mask(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """What lies on a light cloth, from its ``edges`` (``_edges``): every outline filled where it encloses at most
     ``LIGHT_HOLE`` of the picture (a card with its pips and art, a hand, a chip; not the cloth within its hem),
-    the pixel the edges were thickened by taken back, and lines that enclose nothing opened away."""
+    the pixel the edges were thickened by taken back, and lines that enclose nothing opened away. Also the regions
+    alone, without the edges, each grown by that pixel (``_parted_by_edges``: two cards side by side are one
+    blob in the first, with the edge between them, and two regions in the second)."""
     # Each hole filled on its own (``_fill`` fills them all in one go, and a pip's hole inside a card's is then
     # filled twice over: left open). The specks the cloth's weave encloses, hundreds of them, too: 1.5 ms of the
     # 4-5; left open they changed a few reads either way on the white-cloth tuning scenes.
     cnts, hier = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    filled = edges.copy()
+    holes = np.zeros_like(edges)
     limit = LIGHT_HOLE * edges.size
     for c, link in zip(cnts, hier[0] if hier is not None else []):
         if link[3] >= 0 and cv2.contourArea(c) <= limit:
-            cv2.drawContours(filled, [c], 0, 255, -1)
-    filled = cv2.erode(filled, np.ones((3, 3), np.uint8))  # the pixel the edges were thickened by, back off
+            cv2.drawContours(holes, [c], 0, 255, -1)
+    filled = cv2.erode(cv2.bitwise_or(edges, holes), np.ones((3, 3), np.uint8))  # the edges' extra pixel back off
     out: np.ndarray = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    return out
+    return out, cv2.dilate(holes, np.ones((3, 3), np.uint8))
 
 
 def _without_big(mask: np.ndarray, share: float) -> np.ndarray:
