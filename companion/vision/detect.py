@@ -454,6 +454,13 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if n < CHIP_CARDS and _round(cv2.contourArea(hull := cv2.convexHull(c)), cv2.arcLength(hull, True),
                                      CHIP_ROUND):
             continue  # a white chip (its star and number notch the paper, its hull is a disc), a glare spot
+        if regions is not None and i not in parted:  # on a light cloth a chip touching a hand joins it
+            pieces = _without_chips(c, regions, card_area)
+            if pieces:  # the pieces, each looked at on its own
+                for r in pieces:
+                    parted.add(len(blobs))
+                    blobs.append(_blob(r))
+                continue
         bx, by, bw, bh = cv2.boundingRect(c)
         blob_mask = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(blob_mask, [c], -1, 255, -1, offset=(-bx, -by))
@@ -576,6 +583,26 @@ def _rim_lightness(lab: np.ndarray) -> float:
     b = max(1, int(0.03 * min(lab.shape[:2])))
     rim = np.concatenate([lab[:b, :, 0].ravel(), lab[-b:, :, 0].ravel(), lab[:, :b, 0].ravel(), lab[:, -b:, 0].ravel()])
     return float(np.median(rim))
+
+
+def _without_chips(contour: np.ndarray, regions: np.ndarray, card_area: float) -> list[np.ndarray]:
+    """A hand's blob on a light cloth without the chips that touch it: a region its edges enclose on its own
+    (``regions``), its hull a disc (compactness over 0.92; a card region's is under 0.9) and under half a card,
+    taken out with its rim; the pieces left, at least 0.35 of a card each (none where no chip is)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x, -y))
+    cnts, _ = cv2.findContours(cv2.bitwise_and(regions[y:y + h, x:x + w], m), cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE)
+    chips = [c for c in cnts if 0.05 * card_area < cv2.contourArea(c) < 0.5 * card_area
+             and _round(cv2.contourArea(hull := cv2.convexHull(c)), cv2.arcLength(hull, True), 0.92)]
+    if not chips:
+        return []
+    cv2.drawContours(m, chips, -1, 0, -1)
+    cv2.drawContours(m, chips, -1, 0, 5)  # and the edge round each
+    left, _ = cv2.findContours(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE)
+    return [p + np.array([x, y], np.int32) for p in left if cv2.contourArea(p) >= 0.35 * card_area]
 
 
 def _parted_by_edges(contour: np.ndarray, regions: np.ndarray, card_area: float
