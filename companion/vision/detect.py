@@ -589,20 +589,33 @@ def _without_chips(contour: np.ndarray, regions: np.ndarray, card_area: float) -
     """A hand's blob on a light cloth without the chips that touch it: a region its edges enclose on its own
     (``regions``), its hull a disc (compactness over 0.92; a card region's is under 0.9) and under half a card,
     taken out with its rim; the pieces left, at least 0.35 of a card each (none where no chip is)."""
-    x, y, w, h = cv2.boundingRect(contour)
-    m = np.zeros((h, w), np.uint8)
-    cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x, -y))
-    cnts, _ = cv2.findContours(cv2.bitwise_and(regions[y:y + h, x:x + w], m), cv2.RETR_EXTERNAL,
-                               cv2.CHAIN_APPROX_SIMPLE)
+    m, origin, cnts = _regions_in(contour, regions)
     chips = [c for c in cnts if 0.05 * card_area < cv2.contourArea(c) < 0.5 * card_area
              and _round(cv2.contourArea(hull := cv2.convexHull(c)), cv2.arcLength(hull, True), 0.92)]
     if not chips:
         return []
     cv2.drawContours(m, chips, -1, 0, -1)
     cv2.drawContours(m, chips, -1, 0, 5)  # and the edge round each
-    left, _ = cv2.findContours(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL,
+    return _pieces_left(m, origin, card_area)
+
+
+def _regions_in(contour: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """A blob's mask over its bounding box, that box's top-left corner, and the outlines (in the box) of the
+    regions of ``regions`` inside the blob."""
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x, -y))
+    cnts, _ = cv2.findContours(cv2.bitwise_and(regions[y:y + h, x:x + w], m), cv2.RETR_EXTERNAL,
                                cv2.CHAIN_APPROX_SIMPLE)
-    return [p + np.array([x, y], np.int32) for p in left if cv2.contourArea(p) >= 0.35 * card_area]
+    return m, np.array([x, y], np.int32), list(cnts)
+
+
+def _pieces_left(m: np.ndarray, origin: np.ndarray, card_area: float) -> list[np.ndarray]:
+    """What is left of a blob's mask ``m`` once cards or chips are taken out of it, thin bridges opened: its
+    pieces at least 0.35 of a card, as outlines in the picture (``origin``: where ``m`` starts)."""
+    cnts, _ = cv2.findContours(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE)
+    return [c + origin for c in cnts if cv2.contourArea(c) >= 0.35 * card_area]
 
 
 def _parted_by_edges(contour: np.ndarray, regions: np.ndarray, card_area: float
@@ -610,11 +623,7 @@ def _parted_by_edges(contour: np.ndarray, regions: np.ndarray, card_area: float
     """Cards side by side on a light cloth whose edges run into one blob: each card's region of ``regions`` (what
     its edges enclose, apart from its neighbour's) that fills a card-sized, card-shaped rectangle is a card; the rest
     of the blob is left as in ``_eroded_apart``."""
-    x, y, w, h = cv2.boundingRect(contour)
-    m = np.zeros((h, w), np.uint8)
-    cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x, -y))
-    cnts, _ = cv2.findContours(cv2.bitwise_and(regions[y:y + h, x:x + w], m), cv2.RETR_EXTERNAL,
-                               cv2.CHAIN_APPROX_SIMPLE)
+    m, origin, cnts = _regions_in(contour, regions)
     quads: list[np.ndarray] = []
     for c in cnts:
         a = cv2.contourArea(c)
@@ -625,14 +634,10 @@ def _parted_by_edges(contour: np.ndarray, regions: np.ndarray, card_area: float
         if rw < 1 or rh < 1 or a < 0.86 * rw * rh or not card_shaped(max(rw, rh) / min(rw, rh)):
             continue
         q = order_clockwise(cv2.boxPoints(rect))
-        quads.append(q + np.array([x, y], np.float32))
+        quads.append(q + origin.astype(np.float32))
         cv2.fillPoly(m, [np.round(q).astype(np.int32)], 0)
         cv2.polylines(m, [np.round(q).astype(np.int32)], True, 0, 3)
-    if not quads:
-        return [], []
-    left = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    cnts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return quads, [c + np.array([x, y], np.int32) for c in cnts if cv2.contourArea(c) >= 0.35 * card_area]
+    return (quads, _pieces_left(m, origin, card_area)) if quads else ([], [])
 
 
 def _edge_mask(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -940,10 +945,7 @@ def _eroded_apart(contour: np.ndarray, card_w: float, card_area: float
             cv2.polylines(m, [np.round(q).astype(np.int32)], True, 0, 3)  # and the rim the erosion left
     if not quads:
         return [], []
-    left = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    cnts, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    rest = [c + np.array([x - pad, y - pad], np.int32) for c in cnts if cv2.contourArea(c) >= 0.35 * card_area]
-    return quads, rest
+    return quads, _pieces_left(m, np.array([x - pad, y - pad], np.int32), card_area)
 
 
 def _closed(contour: np.ndarray, k: int) -> np.ndarray:
