@@ -654,18 +654,20 @@ def test_a_court_card_whose_index_reads_a_rank_is_never_called_face_down(reader:
 
 def _one_card(deck: str, code: str, angle: float, card_w: float = 110, blur: float = 0.0,
               picture: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """One card on a green mat, turned ``angle`` degrees; its outline clockwise from the printed top-left.
-    ``picture``: a BGRA card picture to lay instead of the deck's (a card drawn on by the test)."""
+    """One card on a green mat (800x600, or 100 px round a card too big for that), turned ``angle`` degrees about
+    the mat's centre; its outline clockwise from the printed top-left. ``picture``: a BGRA card picture to lay
+    instead of the deck's (a card drawn on by the test)."""
     import math
 
     from companion.vision.synthetic import _paste, card_image
 
-    img = np.full((600, 800, 3), (48, 108, 30), np.uint8)
     card = card_image(deck, code) if picture is None else picture
     card_h = card_w * card.shape[0] / card.shape[1]
+    w, h = max(800, math.ceil(card_w) + 200), max(600, math.ceil(card_h) + 200)
+    img = np.full((h, w, 3), (48, 108, 30), np.uint8)
     a = math.radians(angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    q = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [card_w / 2, card_h / 2]) @ rot.T + [400, 300]
+    q = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [card_w / 2, card_h / 2]) @ rot.T + [w / 2, h / 2]
     _paste(img, card, q)
     if blur:
         img = cv2.GaussianBlur(img, (0, 0), blur)
@@ -1577,23 +1579,11 @@ def test_the_back_check_looks_at_a_big_card_small(monkeypatch: pytest.MonkeyPatc
     on a card 1200 pixels wide it answers as the check at full size does."""
     from companion.vision import reader as reader_mod
     for width in (150, 250):
-        assert reader_mod._looks_like_back(*_big_card("saulspatz_gang4colour", code, width)) == back, (code, width)
-    img, quad = _big_card("saulspatz_gang4colour", code, 1200)
+        assert reader_mod._looks_like_back(*_one_card("saulspatz_gang4colour", code, 0, width)) == back, (code, width)
+    img, quad = _one_card("saulspatz_gang4colour", code, 0, 1200)
     capped = reader_mod._looks_like_back(img, quad)
     monkeypatch.setattr(reader_mod, "BACK_PX", 10 ** 6)
     assert capped == reader_mod._looks_like_back(img, quad)
-
-
-def _big_card(deck: str, code: str, card_w: int) -> tuple[np.ndarray, np.ndarray]:
-    """One card ``card_w`` pixels wide, upright on a green mat, and its outline."""
-    from companion.vision.synthetic import _paste, card_image
-
-    card = card_image(deck, code)
-    card_h = int(card_w * card.shape[0] / card.shape[1])
-    img = np.full((card_h + 200, card_w + 200, 3), (48, 108, 30), np.uint8)
-    q = np.array([[100, 100], [100 + card_w, 100], [100 + card_w, 100 + card_h], [100, 100 + card_h]], np.float32)
-    _paste(img, card, q)
-    return img, q
 
 
 def test_a_hand_on_a_white_cloth_is_found_by_its_edges(reader: Reader) -> None:
