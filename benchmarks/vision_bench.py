@@ -161,8 +161,7 @@ def enrolment_layouts(reader: Reader, seeds: int = 8, mat: tuple[int, int, int] 
     decks = list(TRAIN_DECKS) + [HELD_OUT_DECK]
     for k, deck in enumerate(decks):
         for seed in range(seed0, seed0 + seeds):
-            img, truth = (layout_picture(deck, ALL54, seed=seed, cols=14) if mat is None else
-                          layout_picture(deck, ALL54, seed=seed, cols=14, mat=mat))
+            img, truth = layout_picture(deck, ALL54, seed=seed, cols=14, **({} if mat is None else {"mat": mat}))
             seen = propose(collect(reader, [("layout", img)]))
             c["laid"] += len(truth)
             c["found"] += len(seen)

@@ -440,9 +440,12 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         if split:
             det.quads += [q * scale for q in split]
             continue
-        apart, rest = _eroded_apart(c, cw, card_area) if n > 1.6 and i not in parted else ([], [])
-        if not apart and regions is not None and n > 1.6 and i not in parted:
-            apart, rest = _parted_by_edges(c, regions, card_area)
+        apart: list[np.ndarray] = []
+        rest: list[np.ndarray] = []
+        if n > 1.6 and i not in parted:
+            apart, rest = _eroded_apart(c, cw, card_area)
+            if not apart and regions is not None:  # on a light cloth: cards side by side, the edge between them
+                apart, rest = _parted_by_edges(c, regions, card_area)
         if apart:
             det.quads += [q * scale for q in apart]
             for r in rest:  # the rest of the blob, searched on its own (not eroded apart again)
