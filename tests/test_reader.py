@@ -1198,6 +1198,24 @@ def test_an_outline_corner_squared_up_on_the_wrong_card_is_turned_onto_its_hands
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc)) != only_so
 
 
+@pytest.mark.parametrize("seed,deck,code,small", [(5067, "byronknoll_vector", "Qd", False),
+                                                    (5067, "byronknoll_vector", "8h", True)])
+def test_a_fanned_card_is_read_beside_the_card_named_next_to_it(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, deck: str, code: str, small: bool) -> None:
+    """The middle card of three, its index glyphs run into a pip below them and its corner no corner of the hand's
+    outline: the index search and the outline corners miss it. Its index lies about a third of a card along the
+    edge of the card named beside it (``reader.SLIDES``), and is read there; with no slides it is not."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(seed, deck, small=small)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone != "community"
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, card, _card_width(sc))
+    assert all(r.code != code or _named_near([r], card, _card_width(sc)) for r in reads)  # not named elsewhere
+    monkeypatch.setattr(reader_mod, "SLIDES", ())
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_turns_square_a_frame_up_on_the_hands_other_edges() -> None:
     """``_turns``: a corner whose x axis runs along the x axis, in a hand (a square turned 20 degrees, with a
     longer edge along x): one turn, of 20 degrees, the hand's own direction; none for a corner in no hand."""
