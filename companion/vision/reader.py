@@ -95,7 +95,7 @@ TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
 # third of a card along that card's top (or bottom) edge, where neither the hand's outline has a corner nor the
 # index search finds the glyphs apart (a three-card hand's middle card, its suit run into a pip): its frame is read
 # SLIDES card widths either way along the named card's x axis, at each of its index corners (``_read_slid``).
-# (Tuning scenes, seeds 5030-5069 of both tuning decks, 5070-5109 at low resolution: pocket cards +19 of about
+# (Tuning scenes, seeds 5030-5069 of both tuning decks, 5070-5109 at low resolution: pocket cards +20 of about
 # 2,330, none wrong, the real photos' dev half unchanged; 0.27 and 0.36 alone read 2 fewer, and so did reading
 # each frame without the guessed corners' jitter, both at low resolution.)
 SLIDES = (0.27, 0.36, 0.45)
@@ -834,8 +834,8 @@ class Reader:
         card (``_read_indices``' deep pass test). A frame is read only where its index could show: its middle in
         the hand (or within a tenth of a card of its outline, found at low resolution), at no index read already,
         not inside another card named (beneath it, or its own picture), nor inside the card slid from where that
-        card was read whole (nothing lies on it). Named at the far frames' margin, and only as a card not named
-        yet."""
+        card was read whole (nothing lies on it; a card named twice, from two corners, is one card). Named at the
+        far frames' margin, and only as a card not named yet."""
         named = [r for r in whole + corner_reads if self._named(r)]
         whole_ids = {id(r) for r in whole}
         codes = {r.code for r in named}
@@ -857,7 +857,7 @@ class Reader:
             def may_show(mid: np.ndarray, beside: CardRead) -> bool:
                 return depth(mid) >= -0.1 * card_w and not any(
                     np.linalg.norm(mid - b) < 0.15 * card_w for b in boxes) and not any(
-                    (c is not beside or id(c) in whole_ids) and _inside(mid, c.quad) for c in named + out)
+                    (c.code != beside.code or id(c) in whole_ids) and _inside(mid, c.quad) for c in named + out)
 
             for r in held:
                 for k in (0, 2):  # its two index corners
