@@ -87,7 +87,9 @@ MARGIN_MIN_PX = 40
 BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
-DEEP_READS = 2  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
+DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
+# (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
+# table in view, where a lower card's suit runs into the pip beside it and its frame is not the likeliest; 3: 1.)
 # An index-search frame that found a glyph row but did not read is read again this far left (card widths): the
 # '0' of a '10' whose '1' ran into the card's edge line was taken for the rank, and the frame cut the '1' off.
 TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
