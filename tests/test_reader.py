@@ -1227,6 +1227,26 @@ def test_a_fanned_card_is_read_beside_the_card_named_next_to_it(
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+def test_a_slid_frame_is_named_only_where_the_corner_classifier_names_the_same_card(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame beside a named card (``reader.SLIDES``) that lands on a card's edge line and a pip reads a jack of
+    diamonds at 0.79, clear of the margin, and no jack of diamonds is on the table: the corner classifier, on the
+    same frame, names the seven of diamonds there, so the jack is not named (``SLID_NET``). Without that second
+    opinion it is."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(5052, "byronknoll_vector")
+    assert "Jd" not in {c.code for c in sc.cards}
+    assert "Jd" not in {r.code for r in reader.read_still(sc.image)}
+    seconded = Reader._net_agrees
+
+    def slides_unseconded(self: Reader, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray,
+                          y_axis: np.ndarray, code: str, least: float = reader_mod.CORNER_NET_MIN) -> bool:
+        return True if least == reader_mod.SLID_NET else seconded(self, image, origin, x_axis, y_axis, code, least)
+
+    monkeypatch.setattr(Reader, "_net_agrees", slides_unseconded)
+    assert "Jd" in {r.code for r in reader.read_still(sc.image)}
+
+
 def test_turns_square_a_frame_up_on_the_hands_other_edges() -> None:
     """``_turns``: a corner whose x axis runs along the x axis, in a hand (a square turned 20 degrees, with a
     longer edge along x): one turn, of 20 degrees, the hand's own direction; none for a corner in no hand."""

@@ -101,6 +101,12 @@ TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
 # 2,330, none wrong, the real photos' dev half unchanged; 0.27 and 0.36 alone read 2 fewer, and so did reading
 # each frame without the guessed corners' jitter, both at low resolution.)
 SLIDES = (0.27, 0.36, 0.45)
+# Such a frame is a guess with neither an outline corner nor a glyph pair behind it: its card is named only where the
+# corner classifier, on the same frame, names the same card too (at any confidence, SLID_NET). Reading frames in
+# more hands (a card named from both corners counted once) gave 3 wrong reads in 36 on the tuning scenes, an edge
+# line and a pip taken for a jack of diamonds among them; the classifier named another card or none at each, and
+# the same card at 31 of the 33 right ones.
+SLID_NET = 0.0
 # A card named from two corners needs one of them to give it at least this share of its belief on its own.
 ONE_CORNER_MIN = 0.5
 # The whole-corner classifier (reader_corner) names a whole card the glyphs left unnamed only when both its index
@@ -837,7 +843,8 @@ class Reader:
         the hand (or within a tenth of a card of its outline, found at low resolution), at no index read already,
         not inside another card named (beneath it, or its own picture), nor inside the card slid from where that
         card was read whole (nothing lies on it; a card named twice, from two corners, is one card). Named at the
-        far frames' margin, and only as a card not named yet."""
+        far frames' margin, only as a card not named yet, and only where the corner classifier names the same card
+        from the frame (``SLID_NET``; with no corner classifier, nothing is named here)."""
         named = [r for r in whole + corner_reads if self._named(r)]
         whole_ids = {id(r) for r in whole}
         codes = {r.code for r in named}
@@ -852,9 +859,9 @@ class Reader:
 
             held = [r for r in named if depth(r.index_box.mean(axis=0) if r.index_box is not None else r.centre)
                     > -0.1 * card_w]
-            if not held or (len(held) >= HAND_CARDS and _uncovered(hand, [r.quad for r in named + out], card_w)
-                            < UNCOVERED):
-                continue
+            if not held or (len({r.code for r in held}) >= HAND_CARDS and _uncovered(
+                    hand, [r.quad for r in named + out], card_w) < UNCOVERED):
+                continue  # (a card named from both its corners is one card held)
 
             def may_show(mid: np.ndarray, beside: CardRead) -> bool:
                 return depth(mid) >= -0.1 * card_w and not any(
@@ -869,7 +876,9 @@ class Reader:
                         if not may_show(at + INDEX_AT[0] * xa + INDEX_AT[1] * ya, r):
                             continue
                         read, _ = self._read_retried(image, at, xa, ya, OUTSET)
-                        if read is not None and read.confidence >= need and read.code not in codes:
+                        if read is not None and read.code is not None and read.confidence >= need and \
+                                read.code not in codes and \
+                                self._net_agrees(image, at - OUTSET * (xa + ya), xa, ya, read.code, SLID_NET):
                             out.append(read)
                             codes.add(read.code)
                             if read.index_box is not None:
@@ -911,13 +920,13 @@ class Reader:
         return card != best and q > 0.5
 
     def _net_agrees(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
-                    code: str) -> bool:
+                    code: str, least: float = CORNER_NET_MIN) -> bool:
         """The whole-corner classifier as a second opinion on a guessed corner the glyphs read below the margin:
-        it names the same card from the same frame at ``CORNER_NET_MIN`` or more."""
+        it names the same card from the same frame at ``least`` (``CORNER_NET_MIN``) or more."""
         if self.corner_net is None:
             return False
         named, conf = self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
-        return named == code and conf >= CORNER_NET_MIN
+        return named == code and conf >= least
 
     def _deck_agrees(self, reads: list[CornerRead], code: str) -> bool:
         """An enrolled deck as a second opinion: its own prototypes name the same card, confidently."""
