@@ -1231,19 +1231,13 @@ def test_a_slid_frame_is_named_only_where_the_corner_classifier_names_the_same_c
         reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     """A frame beside a named card (``reader.SLIDES``) that lands on a card's edge line and a pip reads a jack of
     diamonds at 0.79, clear of the margin, and no jack of diamonds is on the table: the corner classifier, on the
-    same frame, names the seven of diamonds there, so the jack is not named (``SLID_NET``). Without that second
-    opinion it is."""
+    same frame, names the seven of diamonds there, so the jack is not named (``SLID_SECOND``). Without that
+    second opinion it is."""
     from companion.vision import reader as reader_mod
     sc = _tuning_scene(5052, "byronknoll_vector")
     assert "Jd" not in {c.code for c in sc.cards}
     assert "Jd" not in {r.code for r in reader.read_still(sc.image)}
-    seconded = Reader._net_agrees
-
-    def slides_unseconded(self: Reader, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray,
-                          y_axis: np.ndarray, code: str, least: float = reader_mod.CORNER_NET_MIN) -> bool:
-        return True if least == reader_mod.SLID_NET else seconded(self, image, origin, x_axis, y_axis, code, least)
-
-    monkeypatch.setattr(Reader, "_net_agrees", slides_unseconded)
+    monkeypatch.setattr(reader_mod, "SLID_SECOND", False)
     assert "Jd" in {r.code for r in reader.read_still(sc.image)}
 
 

@@ -102,11 +102,12 @@ TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
 # each frame without the guessed corners' jitter, both at low resolution.)
 SLIDES = (0.27, 0.36, 0.45)
 # Such a frame is a guess with neither an outline corner nor a glyph pair behind it: its card is named only where the
-# corner classifier, on the same frame, names the same card too (at any confidence, SLID_NET). Reading frames in
+# corner classifier, on the same frame, names the same card too (at any confidence; SLID_SECOND). Reading frames in
 # more hands (a card named from both corners counted once) gave 3 wrong reads in 36 on the tuning scenes, an edge
 # line and a pip taken for a jack of diamonds among them; the classifier named another card or none at each, and
-# the same card at 31 of the 33 right ones.
-SLID_NET = 0.0
+# the same card at 31 of the 33 right ones. The classifier looks at all of a hand's frames in one batch first, and
+# only those where it names a card not named yet are read glyph by glyph.
+SLID_SECOND = True
 # A card named from two corners needs one of them to give it at least this share of its belief on its own.
 ONE_CORNER_MIN = 0.5
 # The whole-corner classifier (reader_corner) names a whole card the glyphs left unnamed only when both its index
@@ -844,7 +845,9 @@ class Reader:
         not inside another card named (beneath it, or its own picture), nor inside the card slid from where that
         card was read whole (nothing lies on it; a card named twice, from two corners, is one card). Named at the
         far frames' margin, only as a card not named yet, and only where the corner classifier names the same card
-        from the frame (``SLID_NET``; with no corner classifier, nothing is named here)."""
+        from the frame (``SLID_SECOND``; with no corner classifier, nothing is named here)."""
+        if SLID_SECOND and self.corner_net is None:
+            return []
         named = [r for r in whole + corner_reads if self._named(r)]
         whole_ids = {id(r) for r in whole}
         codes = {r.code for r in named}
@@ -868,22 +871,31 @@ class Reader:
                     np.linalg.norm(mid - b) < 0.15 * card_w for b in boxes) and not any(
                     (c.code != beside.code or id(c) in whole_ids) and _inside(mid, c.quad) for c in named + out)
 
+            frames: list[tuple[CardRead, int, np.ndarray, np.ndarray, np.ndarray]] = []
             for r in held:
                 for k in (0, 2):  # its two index corners
                     o, xa, ya, _ = corner_frame(r.quad, k)
-                    for s, sign in ((s, sign) for s in SLIDES for sign in (1.0, -1.0)):
-                        at = o + sign * s * xa
-                        if not may_show(at + INDEX_AT[0] * xa + INDEX_AT[1] * ya, r):
-                            continue
-                        read, _ = self._read_retried(image, at, xa, ya, OUTSET)
-                        if read is not None and read.code is not None and read.confidence >= need and \
-                                read.code not in codes and \
-                                self._net_agrees(image, at - OUTSET * (xa + ya), xa, ya, read.code, SLID_NET):
-                            out.append(read)
-                            codes.add(read.code)
-                            if read.index_box is not None:
-                                boxes.append(read.index_box.mean(axis=0))
-                            break
+                    frames += [(r, k, at, xa, ya) for at in (o + sign * s * xa for s in SLIDES for sign in (1.0, -1.0))
+                               if may_show(at + INDEX_AT[0] * xa + INDEX_AT[1] * ya, r)]
+            if not frames:
+                continue
+            said: list[tuple[str | None, float]] = [(None, 0.0)] * len(frames)
+            if SLID_SECOND and self.corner_net is not None:  # the second opinion first, all frames in one batch
+                said = self.corner_net.name(np.stack([frame_input(image, at - OUTSET * (xa + ya), xa, ya)
+                                                      for _, _, at, xa, ya in frames]))
+            done: set[tuple[int, int]] = set()  # (card, corner) whose neighbour there was named
+            for (r, k, at, xa, ya), (net_code, _) in zip(frames, said):
+                if (id(r), k) in done or (SLID_SECOND and (net_code is None or net_code in codes)) or \
+                        not may_show(at + INDEX_AT[0] * xa + INDEX_AT[1] * ya, r):
+                    continue
+                read, _ = self._read_retried(image, at, xa, ya, OUTSET)
+                if read is not None and read.code is not None and read.code not in codes and \
+                        read.confidence >= need and (not SLID_SECOND or read.code == net_code):
+                    out.append(read)
+                    codes.add(read.code)
+                    if read.index_box is not None:
+                        boxes.append(read.index_box.mean(axis=0))
+                    done.add((id(r), k))
         return out
 
     def _read_guessed(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
@@ -920,13 +932,13 @@ class Reader:
         return card != best and q > 0.5
 
     def _net_agrees(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
-                    code: str, least: float = CORNER_NET_MIN) -> bool:
+                    code: str) -> bool:
         """The whole-corner classifier as a second opinion on a guessed corner the glyphs read below the margin:
-        it names the same card from the same frame at ``least`` (``CORNER_NET_MIN``) or more."""
+        it names the same card from the same frame at ``CORNER_NET_MIN`` or more."""
         if self.corner_net is None:
             return False
         named, conf = self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
-        return named == code and conf >= least
+        return named == code and conf >= CORNER_NET_MIN
 
     def _deck_agrees(self, reads: list[CornerRead], code: str) -> bool:
         """An enrolled deck as a second opinion: its own prototypes name the same card, confidently."""
