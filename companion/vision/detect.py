@@ -290,6 +290,12 @@ def _round(area: float, perimeter: float, level: float = 0.85) -> bool:
     return 4 * np.pi * area / perimeter ** 2 > level
 
 
+def _round_hull(contour: np.ndarray, level: float) -> bool:
+    """``_round`` of the contour's convex hull (a chip whose star and number notch it is a disc still)."""
+    hull = cv2.convexHull(contour)
+    return _round(cv2.contourArea(hull), cv2.arcLength(hull, True), level)
+
+
 def _fill(mask: np.ndarray, max_hole: float = 0.02) -> np.ndarray:
     """Fill holes (glyphs, court art, a back's pattern) smaller than ``max_hole`` of the picture; a ring
     (the mat's edge against the table around it) keeps its inside."""
@@ -454,8 +460,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             continue
         if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
             continue
-        if n < CHIP_CARDS and _round(cv2.contourArea(hull := cv2.convexHull(c)), cv2.arcLength(hull, True),
-                                     CHIP_ROUND):
+        if n < CHIP_CARDS and _round_hull(c, CHIP_ROUND):
             continue  # a white chip (its star and number notch the paper, its hull is a disc), a glare spot
         if regions is not None and i not in parted:  # on a light cloth a chip touching a hand joins it
             pieces = _without_chips(c, regions, card_area)
@@ -594,7 +599,7 @@ def _without_chips(contour: np.ndarray, regions: np.ndarray, card_area: float) -
     taken out with its rim; the pieces left, at least 0.35 of a card each (none where no chip is)."""
     m, origin, cnts = _regions_in(contour, regions)
     chips = [c for c in cnts if 0.05 * card_area < cv2.contourArea(c) < 0.5 * card_area
-             and _round(cv2.contourArea(hull := cv2.convexHull(c)), cv2.arcLength(hull, True), 0.92)]
+             and _round_hull(c, 0.92)]
     if not chips:
         return []
     cv2.drawContours(m, chips, -1, 0, -1)
@@ -611,6 +616,14 @@ def _regions_in(contour: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, n
     cnts, _ = cv2.findContours(cv2.bitwise_and(regions[y:y + h, x:x + w], m), cv2.RETR_EXTERNAL,
                                cv2.CHAIN_APPROX_SIMPLE)
     return m, np.array([x, y], np.int32), list(cnts)
+
+
+def _take_out(m: np.ndarray, quad: np.ndarray) -> None:
+    """Clear a card found in a blob's mask ``m`` (``quad``, in ``m``'s pixels) from it, with a rim 3 px wide round
+    it (what an erosion, or the edge between two cards, leaves of it)."""
+    q = np.round(quad).astype(np.int32)
+    cv2.fillPoly(m, [q], 0)
+    cv2.polylines(m, [q], True, 0, 3)
 
 
 def _pieces_left(m: np.ndarray, origin: np.ndarray, card_area: float) -> list[np.ndarray]:
@@ -638,8 +651,7 @@ def _parted_by_edges(contour: np.ndarray, regions: np.ndarray, card_area: float
             continue
         q = order_clockwise(cv2.boxPoints(rect))
         quads.append(q + origin.astype(np.float32))
-        cv2.fillPoly(m, [np.round(q).astype(np.int32)], 0)
-        cv2.polylines(m, [np.round(q).astype(np.int32)], True, 0, 3)
+        _take_out(m, q)
     return (quads, _pieces_left(m, origin, card_area)) if quads else ([], [])
 
 
@@ -944,8 +956,7 @@ def _eroded_apart(contour: np.ndarray, card_w: float, card_area: float
                 continue
             q = order_clockwise(cv2.boxPoints(((cx, cy), (rw, rh), ang)))
             quads.append(q + np.array([x - pad, y - pad], np.float32))
-            cv2.fillPoly(m, [np.round(q).astype(np.int32)], 0)
-            cv2.polylines(m, [np.round(q).astype(np.int32)], True, 0, 3)  # and the rim the erosion left
+            _take_out(m, q)
     if not quads:
         return [], []
     return quads, _pieces_left(m, np.array([x - pad, y - pad], np.int32), card_area)

@@ -832,9 +832,7 @@ class Reader:
         for hand, ink in zip(hands, inks):
             if ink is None:
                 continue
-            poly = hand.reshape(-1, 1, 2).astype(np.float32)
-            held = sum(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True) > -0.1 * card_w
-                       for p in (r.index_box.mean(axis=0) if r.index_box is not None else r.centre for r in named))
+            held = len(_held(hand, named, card_w))
             if held and (held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED):
                 read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True)
         return out
@@ -857,16 +855,14 @@ class Reader:
         need = self.threshold + GUESSED_MARGIN + FAR_MARGIN
         out: list[CardRead] = []
         for hand in hands:
+            held = _held(hand, named, card_w)
+            if not held or (len({r.code for r in held}) >= HAND_CARDS and _uncovered(
+                    hand, [r.quad for r in named + out], card_w) < UNCOVERED):
+                continue  # (a card named from both its corners is one card held)
             poly = hand.reshape(-1, 1, 2).astype(np.float32)
 
             def depth(p: np.ndarray) -> float:
                 return float(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True))
-
-            held = [r for r in named if depth(r.index_box.mean(axis=0) if r.index_box is not None else r.centre)
-                    > -0.1 * card_w]
-            if not held or (len({r.code for r in held}) >= HAND_CARDS and _uncovered(
-                    hand, [r.quad for r in named + out], card_w) < UNCOVERED):
-                continue  # (a card named from both its corners is one card held)
 
             def may_show(mid: np.ndarray, beside: CardRead) -> bool:
                 return depth(mid) >= -0.1 * card_w and not any(
@@ -1034,6 +1030,14 @@ def _halves(quad: np.ndarray) -> list[np.ndarray]:
         a, b, c, d = b, c, d, a
     m1, m2 = (b + c) / 2, (a + d) / 2
     return [np.array([a, b, m1, m2], np.float32), np.array([m2, m1, c, d], np.float32)]
+
+
+def _held(hand: np.ndarray, reads: list[CardRead], card_w: float) -> list[CardRead]:
+    """The reads whose index (or, with none, whose centre) lies in the hand's outline, or within a tenth of a card
+    of it."""
+    poly = hand.reshape(-1, 1, 2).astype(np.float32)
+    return [r for r in reads if cv2.pointPolygonTest(poly, tuple(float(v) for v in (
+        r.index_box.mean(axis=0) if r.index_box is not None else r.centre)), True) > -0.1 * card_w]
 
 
 def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> float:
