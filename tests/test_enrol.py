@@ -137,3 +137,52 @@ def test_a_joker_that_reads_a_little_like_a_card_does_not_take_its_place(reader:
     seen = propose(collect(reader, [("deck.png", img)]))
     assert len(seen) == 54
     assert [c.proposed for c in seen] == [_laid(c.quad, truth) for c in seen]
+
+
+def test_a_deck_laid_out_on_a_white_table_is_found_and_named(reader: Reader) -> None:
+    # On a table as light as the cards, the detector alone ran touching cards together (44 of 54 found here),
+    # and its outlines ran round the cards' edges, so a corner frame held the edge as a glyph (a 3 of diamonds
+    # "read" as a 6 of clubs). The reader's own outlines, taken in where they do not read, find and name all.
+    from benchmarks.vision_bench import WHITE_TABLE
+
+    img, truth = layout_picture("saulspatz_gang4colour", ALL54, seed=21, cols=14, mat=WHITE_TABLE)
+    seen = propose(collect(reader, [("white.png", img)]))
+    assert len(seen) == 54
+    assert [c.proposed for c in seen] == [_laid(c.quad, truth) for c in seen]
+
+
+def test_jokers_keep_their_own_names_when_cards_are_missing(reader: Reader) -> None:
+    # Fewer than 53 cards in the pictures (some not laid out, or not found): the jokers still get a column each,
+    # so neither takes a missing card's name, and no read card is pushed along to make room.
+    codes = ALL54[::2][:20] + ["JR", "JB"]
+    img, truth = layout_picture(HELD_OUT_DECK, codes, seed=35, cols=11)
+    seen = propose(collect(reader, [("some.png", img)]))
+    assert len(seen) == len(codes)
+    assert [c.proposed for c in seen] == [_laid(c.quad, truth) for c in seen]
+
+
+class _Outlines:
+    """A stand-in reader whose ``read_still`` gives fixed reads."""
+
+    def __init__(self, reads: list) -> None:
+        self.reads = reads
+
+    def read_still(self, image: np.ndarray) -> list:
+        return self.reads
+
+
+def test_an_outline_holding_several_cards_gives_the_card_read_at_its_corner() -> None:
+    from companion.vision import CardRead
+    from companion.vision.enrol import card_outlines
+
+    def card(x: float, y: float, w: float = 100, h: float = 140) -> np.ndarray:
+        return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+    reads = [CardRead("7c", 0.9, card(300, 0)), CardRead("8c", 0.9, card(420, 0)),
+             CardRead("9h", 0.9, card(0, 0, 220, 300)),  # four cards in a square, read as the one at its corner
+             CardRead(None, 0.0, card(600, 0, 240, 300)),  # a block nothing names: not a card
+             CardRead(None, 0.0, card(305, 5)),  # the 7 of clubs again (a second outline of it)
+             CardRead("BACK", 0.6, card(0, 200), face_down=True)]  # a "back" in a deck laid face up: a card
+    out = card_outlines(_Outlines(reads), np.zeros((400, 900, 3), np.uint8))  # type: ignore[arg-type]
+    assert [q.tolist() for q in out] == [card(300, 0).tolist(), card(420, 0).tolist(), card(0, 0).tolist(),
+                                         card(0, 200).tolist()]

@@ -1,6 +1,7 @@
 """Deck enrolment: learn one physical deck from pictures of it laid out face up, then read it near-perfectly.
 
-1. Every card in the pictures is read with the generic reader (a score for each of the 52 cards).
+1. Every card in the pictures is found as the reader finds cards at play (``card_outlines``) and read with the
+   generic reader (a score for each of the 52 cards; the whole-corner classifier's where no glyph reads).
 2. Each of the 52 cards is given to exactly one card in the pictures by solving the assignment problem on
    those scores (:func:`hungarian`), so one bad read cannot produce two aces of spades.
 3. The proposed labelling goes back for confirmation; when accepted, the glyph features of every corner
@@ -38,13 +39,18 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.cards import Card
-from companion.vision.reader import CornerRead, Reader, corner_frame
+from companion.vision.reader import OUTSET, CornerRead, Reader, corner_frame
+from companion.vision.reader_corner import frame_input
 from companion.vision.reader_glyph import corner_patch
 
 N_STANDARD = 52
+N_RANKS, N_SUITS = 13, 4
+FLOOR = 2 * np.log(1e-6)  # the log-score of a card nothing was read of (two corners at the classifiers' floor)
 JOKER_IDS = (52, 53)  # red, black (``companion.cards``)
 LOOK_PX = 60  # a corner's look (``frame_looks``): pixels per card width ...
 LOOK_REGION = (0.24, 0.46)  # ... over this much of the card from its corner (card widths): any deck's index
+OVERSIZE = 1.6  # an outline this many times the median card's area holds several cards (``card_outlines``)
+ENROL_SCALES = (1.0, 0.97, 0.94)  # a card's outline read as found, then taken in by these (``_quad_reads``)
 LOOK_SHIFT = 0.04  # card widths: at play, a corner is looked at shifted up to this much each way
 JOKER_SIM = 0.8  # a joker's look: cosine similarity to a joker's corner at least this ...
 JOKER_MARGIN = 0.1  # ... and this much more than to any other card's
@@ -342,23 +348,40 @@ class SeenCard:
     extra: list[CornerRead] = field(default_factory=list)  # reads of slightly shifted frames: more prototypes
     looks: list[np.ndarray] = field(default_factory=list)  # its index corners' looks (``frame_looks``), jittered
     red: float = 0.0  # the red share of its corners' ink (``red_share``)
+    # A card whose glyphs read at neither corner: what the whole-corner classifier says of its two index corners
+    # (52 log-scores, and the log-score of neither corner holding a standard index: a joker's), None without it.
+    net: tuple[np.ndarray, float] | None = None
 
 
 def collect(reader: Reader, images: Sequence[tuple[str, np.ndarray]]) -> list[SeenCard]:
-    """Every whole card in the pictures, with both of its corner reads."""
-    from companion.vision.detect import detect_cards
-
+    """Every whole face-up card in the pictures, with both of its corner reads."""
     seen = []
     for name, img in images:
-        det = detect_cards(img)
-        for quad in det.quads:
-            reads, start = _quad_reads(reader, img, quad)
+        for quad in card_outlines(reader, img):
+            reads, q = _quad_reads(reader, img, quad)
             code, conf, _ = reader.decide(reads) if reads else (None, 0.0, ())
-            q = np.roll(quad, -start, axis=0)
             soft = _softened(img, q)
             seen.append(SeenCard(name, q, reads, code, extra=_jittered(reader, img, q, soft) if reads else [],
-                                 looks=_looks(img, q, soft), red=red_share(img, q)))
+                                 looks=_looks(img, q, soft), red=red_share(img, q),
+                                 net=None if reads else _net_scores(reader, img, q)))
     return seen
+
+
+def _net_scores(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """For a card whose glyphs do not read: the whole-corner classifier's log-scores of the 52 cards, summed over
+    its two index corners (either may be the printed top-left: the other is the same index upside down), and the
+    summed log-score of junk at both (no standard index there: a joker's corner, or an unreadable one)."""
+    if reader.corner_net is None:
+        return None
+    frames = _index_frames(quad)
+    if len(frames) != 2:
+        return None
+    inputs = np.stack([frame_input(img, o - OUTSET * (xa + ya), xa, ya) for o, xa, ya in frames])
+    rank_p, suit_p = reader.corner_net.predict(inputs)
+    lr, ls = np.log(rank_p + 1e-6), np.log(suit_p + 1e-6)
+    cards = sum((lr[k, :N_RANKS, None] + ls[k, None, :N_SUITS]).ravel() for k in range(2))
+    junk = float(sum(np.logaddexp(lr[k, N_RANKS], ls[k, N_SUITS]) for k in range(2)))
+    return cast(np.ndarray, cards), junk
 
 
 def _looks(img: np.ndarray, quad: np.ndarray, soft: tuple[np.ndarray, tuple[float, float]], n: int = 2
@@ -411,34 +434,84 @@ def _jittered(reader: Reader, img: np.ndarray, quad: np.ndarray, softened: tuple
     return out
 
 
-def _quad_reads(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[list[CornerRead], int]:
-    q = quad.astype(np.float64)
+def card_outlines(reader: Reader, img: np.ndarray) -> list[np.ndarray]:
+    """The outlines of the cards the reader finds in a picture of a deck laid out face up (``Reader.read_still``:
+    besides the detector's lone cards, two cards touching parted, cards found by their two indices on a table as
+    light as they are), read or not (a joker, a card the generic reader cannot name: the assignment or the crew
+    names it); one outline per card (a read whose centre lies in an outline already taken is that card again)."""
+    # Cards read first, then unnamed ones, then "backs" (an enrolment picture holds faces only: a court card
+    # whose picture passed for a back pattern, a tilted card half covered by its neighbour's outline).
+    faces = sorted(reader.read_still(img), key=lambda r: (r.face_down, r.code is None))
+    if not faces:
+        return []
+    quads = [r.quad.astype(np.float64) for r in faces]
+    w = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    h = float(np.median([np.linalg.norm(q[3] - q[0]) for q in quads]))
+    out: list[np.ndarray] = []
+    for r, q in zip(faces, quads):
+        if cv2.contourArea(q.astype(np.float32)) > OVERSIZE * w * h:
+            if r.code is None:
+                continue
+            # Several cards read as one (a block of four touching): the card read is the one at the outline's
+            # printed top-left, as big as the others.
+            x, y = q[1] - q[0], q[3] - q[0]
+            q = np.array([q[0], q[0] + x * w / np.linalg.norm(x), q[0] + x * w / np.linalg.norm(x)
+                          + y * h / np.linalg.norm(y), q[0] + y * h / np.linalg.norm(y)])
+        c = q.mean(axis=0)
+        if not any(cv2.pointPolygonTest(k, (float(c[0]), float(c[1])), False) >= 0 for k in out):
+            out.append(q.astype(np.float32))
+    return out
+
+
+def _quad_reads(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[list[CornerRead], np.ndarray]:
+    """A whole card's two index corner reads and its outline, rolled to start at the corner read as the
+    printed top-left; the outline as found or, when its two corners do not together name a card at the
+    reader's threshold, taken in a little (``ENROL_SCALES``: on a light table the outline may run round the
+    card's edge, and the frame then holds the edge as a glyph), whichever reads best (both corners read first,
+    then the surer)."""
+    q0 = quad.astype(np.float64)
+    centre = q0.mean(axis=0)
     best: list[CornerRead] = []
-    best_start = 0
-    best_score = -np.inf
-    for start in (0, 1, 2, 3):
-        reads = []
-        for k in (start, (start + 2) % 4):
-            o, xa, ya, landscape = corner_frame(q, k)
-            if landscape:
-                break
-            r = reader.read_corner(img, o, xa, ya)
-            if r is not None:
-                reads.append(r)
-        if reads:
-            s = float(cast(np.ndarray, sum(r.card_scores() for r in reads)).max())  # reads is not empty: never 0
-            if s > best_score:
-                best, best_start, best_score = reads, start, s
-    return best, best_start
+    best_q = q0
+    best_key = (0, -np.inf)
+    for f in ENROL_SCALES:
+        q = centre + f * (q0 - centre)
+        for start in (0, 1, 2, 3):
+            reads = []
+            for k in (start, (start + 2) % 4):
+                o, xa, ya, landscape = corner_frame(q, k)
+                if landscape:
+                    break
+                r = reader.read_corner(img, o, xa, ya)
+                if r is not None:
+                    reads.append(r)
+            if reads:
+                total = cast(np.ndarray, sum(r.card_scores() for r in reads))  # reads is not empty: never 0
+                key = (len(reads), float(total.max()) / len(reads))
+                if key > best_key:
+                    best, best_q, best_key = reads, np.roll(q, -start, axis=0), key
+        if best_key[0] == 2 and np.exp(best_key[1]) >= reader.threshold:
+            break
+    return best, best_q.astype(np.float32)
 
 
 def score_matrix(seen: list[SeenCard]) -> np.ndarray:
-    """Generic reader log-scores, one row per seen card, one column per standard card."""
-    s = np.full((len(seen), N_STANDARD), np.log(1e-6) * 2, np.float64)
+    """Generic reader log-scores, one row per seen card, one column per standard card (a card whose glyphs
+    read nowhere: the whole-corner classifier's, where it is shipped)."""
+    s = np.full((len(seen), N_STANDARD), FLOOR, np.float64)
     for i, c in enumerate(seen):
         if c.reads:
             s[i] = sum(r.card_scores() for r in c.reads)
+        elif c.net is not None:
+            s[i] = c.net[0]
     return s
+
+
+def _joker_scores(seen: list[SeenCard]) -> np.ndarray:
+    """Per seen card, the log-score of its being a joker: its corners read as a J over letters, or, where its
+    glyphs read nowhere, the whole-corner classifier sees no standard index at either corner."""
+    return np.array([sum(float(np.log(max(r.joker, 1e-6))) for r in c.reads) if c.reads else
+                     c.net[1] if c.net is not None else FLOOR for c in seen])
 
 
 def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
@@ -476,14 +549,13 @@ def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
     for i, c in enumerate(seen):
         c.proposed, c.score = (fixed[i], 1.0) if i in fixed else (None, 0.0)
     free = [k for k in JOKER_IDS if str(Card(k)) not in codes]  # the jokers the crew has not placed
-    # More cards than the deck's 52: one or two are jokers. A column per joker joins the assignment, scored by
-    # how much each card's corners read as a joker (a J over letters), so a joker whose corner reads a little
-    # like some card does not take that card's place from the real one.
-    n_jokers = min(len(free), max(cards - N_STANDARD, 0)) if allowed is None else 0
+    # Any card may be a joker (more than 52 cards found, or fewer where some cards were missed: a joker must not
+    # take a standard card's name then): a column per joker the crew has not placed joins the assignment, scored
+    # by how much each card looks like one (``_joker_scores``), so a joker whose corner reads a little like some
+    # card does not take that card's place from the real one.
+    n_jokers = len(free) if allowed is None else 0
     if n_jokers:
-        floor = 2 * np.log(1e-6)
-        joker = np.array([sum(float(np.log(max(r.joker, 1e-6))) for r in c.reads) if c.reads else floor
-                          for c in seen])
+        joker = _joker_scores(seen)
         joker[list(fixed)] = -1e6
         s = np.hstack([s, np.repeat(joker[:, None], n_jokers, axis=1)])
     rows, cols = hungarian(-s)
@@ -494,7 +566,7 @@ def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
                 jokers.append(seen[i])
                 continue
             seen[i].proposed = str(Card(int(j)))
-            seen[i].score = float(np.exp(s[i, j] / max(len(seen[i].reads), 1)))
+            seen[i].score = float(np.exp(s[i, j] / max(len(seen[i].reads), 1 if seen[i].net is None else 2)))
     if allowed is not None:  # a labels file names the jokers: the cards left over in a picture that holds them
         left = [c for i, c in enumerate(seen) if c.proposed is None and i not in fixed]
         for image in {c.image for c in left}:
