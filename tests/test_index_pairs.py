@@ -11,21 +11,13 @@ import pytest
 from companion.vision.detect import detect_cards
 from companion.vision.index_pairs import index_cards
 from companion.vision.reader import Reader
+from tests.detector_switches import no_light_mode
 from tests.photos import real_photo
 
 
 @pytest.fixture(scope="module")
 def reader() -> Reader:
     return Reader()
-
-
-def _no_light_mode(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The detector never takes the picture for cards on a light cloth (``detect._light_mat``), so that what its
-    edges enclose is not looked at: the paper mask alone, as where a card's edge is too faint for that."""
-    from companion.vision import detect
-
-    monkeypatch.setattr(detect, "LIGHT_PAPER", 1.1)
-    monkeypatch.setattr(detect, "LIGHT_L", 256)
 
 
 def _on_paper(deck: str, code: str, angle: float, card_w: float = 110, seed: int = 0
@@ -58,7 +50,7 @@ def test_a_card_on_white_paper_is_found_by_its_two_indices(reader: Reader, monke
     looks at what edges enclose there too, and finds this card so; not here.)"""
     img, truth = _on_paper("byronknoll_vector", "9h", 20)
     assert detect_cards(img).light
-    _no_light_mode(monkeypatch)
+    no_light_mode(monkeypatch)
     det = detect_cards(img)
     assert not det.quads and not det.edge_quads
     found = index_cards(img)
@@ -139,7 +131,7 @@ def test_on_a_white_cloth_the_card_size_comes_from_cards_found_by_their_indices(
     from companion.vision.synthetic import render_scene
 
     sc = render_scene(5043, deck="byronknoll_vector", mat="white_cloth", jokers=False)
-    _no_light_mode(monkeypatch)
+    no_light_mode(monkeypatch)
     cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
 
     def misplaced() -> list[str]:

@@ -15,6 +15,7 @@ from companion.vision.enrol import hungarian
 from companion.vision.reader import GUESSED_MARGIN, CornerRead, Reader, _ink_fits
 from companion.vision.reader_glyph import PATCH_SIZE, corner_patch, glyph_features, locate_index
 from companion.vision.reader_layout import layout_picture
+from tests.detector_switches import no_light_mode
 from tests.photos import real_photo
 
 if TYPE_CHECKING:
@@ -118,8 +119,6 @@ def test_a_deck_laid_out_on_a_light_table_is_found_by_its_edges(
     picture, the table, says it is light though the cards' edges are everywhere. Cards touching there run into one
     region with the edge between them; each one's own region parts them (``detect._parted_by_edges``: the
     four-colour layout 39 -> 45 of 54)."""
-    from companion.vision import detect
-
     codes = [r + s for s in "cdhs" for r in "23456789TJQKA"] + ["JR", "JB"]
     img, truth = layout_picture(deck, codes, seed=seed, cols=cols, mat=mat)
 
@@ -130,8 +129,7 @@ def test_a_deck_laid_out_on_a_light_table_is_found_by_its_edges(
                    for _, q in truth)
 
     assert found() >= at_least  # of 54
-    monkeypatch.setattr(detect, "LIGHT_L", 256)
-    monkeypatch.setattr(detect, "LIGHT_PAPER", 1.1)
+    no_light_mode(monkeypatch)
     assert found() <= 40
 
 
@@ -1783,3 +1781,25 @@ def test_a_half_believed_card_is_named_only_where_frames_about_it_agree(
     assert reader._refined(img, [(frame, ("Qh", REFINE_LOOK - 0.01))], set()) == {}
     assert reader._refined(img, [(frame, ("Qh", 0.8))], {"Qh"}) == {}
     assert answers == []
+
+
+def test_a_card_on_a_table_nearly_as_white_is_parted_from_it_by_a_faint_edge(monkeypatch: pytest.MonkeyPatch
+                                                                              ) -> None:
+    """A deck laid out on a white table (a tuning layout): the table is over the paper mask's brightness floor,
+    so table and cards make one soft region, taken for glare, and a card was put back only where its edge was a
+    step over ``SHARP_STEP``. Two clubs whose edges are fainter than that were lost; a lower barrier between the
+    glare and what lies in it (``GLARE_BARRIER``) parts them."""
+    from benchmarks.vision_bench import WHITE_TABLE
+    from companion.vision import detect
+
+    codes = [r + s for s in "cdhs" for r in "23456789TJQKA"] + ["JR", "JB"]
+    img, truth = layout_picture("byronknoll_vector", codes, seed=20, cols=14, mat=WHITE_TABLE)
+
+    def found() -> set[str]:
+        centres = np.array([q.mean(axis=0) for q in detect_cards(img).quads]).reshape(-1, 2)
+        return {code for code, q in truth
+                if len(centres) and float(np.min(np.linalg.norm(centres - q.mean(axis=0), axis=1))) < 15}
+
+    assert {"3c", "5c"} <= found()
+    monkeypatch.setattr(detect, "GLARE_BARRIER", detect.SHARP_STEP)
+    assert not {"3c", "5c"} & found()

@@ -32,6 +32,7 @@ CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
 SHARP_STEP = 30  # paperness gradient (0..255) over which an outline is a sharp step: paper's edge, not glare
+GLARE_BARRIER = 20  # ... and over which a pixel parts a card from the glare (or light table) round it
 # A loose back's outline steps at least this far in colour distance from the mat (the morphological gradient of
 # the L1 distance in Lab, 0..255) along a third of its length. On 30 tuning scenes of byronknoll_vector every
 # back reported stepped over 15 along at least half of its outline, and 15 of the 22 false ones (glare spots on
@@ -177,7 +178,7 @@ def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, n
     piece between sharp steps; what is left once it is taken away (and thin bridges opened) is put back where it
     is as big as half a small card and its outline a sharp step (``near_step``: ``step`` dilated by two pixels,
     as ``white_mask`` has it)."""
-    sharp = ((step > SHARP_STEP) * 255).astype(np.uint8)
+    sharp = ((step > GLARE_BARRIER) * 255).astype(np.uint8)
     smooth = cv2.bitwise_not(cv2.dilate(sharp, np.ones((3, 3), np.uint8)))
     for c in soft:
         x, y, bw, bh = cv2.boundingRect(c)
