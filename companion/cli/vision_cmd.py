@@ -40,8 +40,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     e = subparsers.add_parser("enrol", help="learn a deck from pictures of it laid out face up",
                               description="Read every card, give each of the 52 cards to exactly one, confirm, "
                                           "store the deck's prototypes under NAME. Lay the jokers out too if "
-                                          "you play with them: one or two cards more than 52 are taken for jokers "
-                                          "(or name them JR and JB in the labels file).")
+                                          "you play with them: the cards that look most like jokers (no index the "
+                                          "reader knows, or a J over letters) are proposed as the jokers (or name "
+                                          "them JR and JB in the labels file).")
     e.add_argument("images", nargs="+", metavar="IMAGE")
     e.add_argument("--deck", required=True, metavar="NAME")
     e.add_argument("--labels", metavar="FILE", help="CSV of image,cards: known labels, no confirmation")

@@ -11,8 +11,8 @@ Reading with an enrolled deck matches each corner's glyph features against those
 neighbour, cosine similarity) instead of asking the generic classifiers.
 
 Jokers have no common design (a word down the edge, a star, a jester, nothing at the corner), so the generic
-reader knows them only when their corner reads as a J over letters. Laid out with the deck (53 or 54 cards),
-the assignment gives them a column each (or a labels file names them), and the deck
+reader knows them only when their corner reads as a J over letters. Laid out with the deck, the assignment
+gives them a column each, scored by how much a card looks like one (or a labels file names them), and the deck
 keeps what every card's index corners *look like* (``frame_looks``: the corner, grey, small and normalised).
 At play, a whole card the glyph reading leaves unnamed is a joker when its corner looks most like a joker's,
 clearly more than like any other card of the deck (``EnrolledDeck.joker_in``).
@@ -517,8 +517,10 @@ def _joker_scores(seen: list[SeenCard]) -> np.ndarray:
 def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
             fixed: dict[int, str | None] | None = None) -> list[SeenCard]:
     """Give each standard card to at most one seen card (each seen card at most one card), best total score.
-    With more than 52 cards seen, one or two are jokers: the assignment gets a column per joker, and the cards
-    given those are the jokers, red or black by their ink.
+    The assignment also has a column per joker the crew has not placed, scored by how much each card looks like
+    one (``_joker_scores``); the cards given those are the jokers, red or black by their ink. (A standard card
+    whose corners read nowhere, in a deck laid out without jokers, may be proposed as a joker rather than as the
+    card left over: the crew corrects it.)
 
     ``allowed``: per image, the card ids it holds (from a labels file); cards outside it are ruled out, and a
     card left over in an image whose labels name jokers is one of them. ``fixed``: the crew's corrections, seen
