@@ -11,7 +11,8 @@ Measured on data the reader never trained on:
   community cards and pocket cards apart, with the generic reader and with the deck enrolled; and the same seeds
   with the whole table in view (small cards at 4056x3040, ``SMALL_CARDS``), and those small cards again at
   2028x1521 (``LOW_SIZE``: a lower-resolution camera, indices about 10 px tall);
-- decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows (needs Pillow);
+- decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows, and dealt on table scenes
+  (community and pocket cards of index styles never trained on; needs Pillow);
 - enrolment pictures of the 52 cards and two jokers laid out by hand (rows of 14, a little askew, touching here
   and there), each shared deck, cards found and labels proposed right;
 - the real photographs in ``/work/shared/photos/edje_pinochle_train`` (ranks 9-A only, no suits: rank-only), card
@@ -196,6 +197,55 @@ def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
         c["right"] += len(got)
         _progress("font decks", i + 1, len(fonts))
     return dict(c)
+
+
+def font_tables(reader: Reader, fonts: list[str], seed0: int = 9000, per_font: int = 2) -> dict[str, dict]:
+    """Table scenes (the default size) dealt from decks whose indices are set in held-out fonts (``font_card``:
+    plain faces, one big pip; every other deck with a symbol font's suits, the rest with drawn ones), ``per_font``
+    scenes per font from ``seed0``: community and pocket cards of decks no index style of which was trained on."""
+    from companion.vision.glyphs import suit_fonts
+    from companion.vision.reader_layout import font_card
+
+    sfonts = suit_fonts()
+    decks = {f"font{i:02d}_{Path(f).stem}": (lambda code, f=f, sf=(sfonts[i % len(sfonts)] if i % 2 else None):
+                                             font_card(f, code, suit_font=sf)) for i, f in enumerate(fonts)}
+    return dealt_tables(reader, decks, seed0, per_font, label="font tables")
+
+
+def dealt_tables(reader: Reader, decks: dict[str, Any], seed0: int, per_deck: int, label: str = "tables"
+                 ) -> dict[str, dict]:
+    """Community and pocket cards read on table scenes (the default size) dealt from made-up decks (name -> code
+    -> BGRA card picture, as ``reader_layout.deck_picture``), ``per_deck`` scenes each from ``seed0``. The decks
+    are written to a temporary folder that the renderer is pointed at (``GANG_DECKS``) for the while."""
+    import tempfile
+
+    from companion.vision import synthetic
+
+    total: dict[str, Counter[str]] = {"community": Counter(), "pocket": Counter()}
+    before = os.environ.get("GANG_DECKS")
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            os.environ["GANG_DECKS"] = tmp
+            for i, (name, picture) in enumerate(decks.items()):
+                (Path(tmp) / name).mkdir()
+                for code in ALL52:
+                    cv2.imwrite(str(Path(tmp) / name / synthetic._file_name(code)), picture(code))
+                synthetic.available_decks.cache_clear()  # (the renderer lists the decks once)
+                for k in range(per_deck):
+                    sc = synthetic.render_scene(seed0 + i * per_deck + k, deck=name, jokers=False)
+                    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+                    for kind, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
+                        if kind in total:
+                            total[kind].update(v)
+                _progress(label, i + 1, len(decks))
+        finally:
+            if before is None:
+                os.environ.pop("GANG_DECKS", None)
+            else:
+                os.environ["GANG_DECKS"] = before
+            for cached in (synthetic.available_decks, synthetic.card_image, synthetic.index_boxes):
+                cached.cache_clear()
+    return {k: dict(v) for k, v in total.items()}
 
 
 # Labels of the real photos that the pictures contradict, by image and box (x1, y1): the card as it shows.
@@ -505,8 +555,10 @@ def main(argv=None) -> int:
 
         fonts = list_fonts(held_out=True)[:: (6 if args.quick else 2)]
         res["held_out_fonts"] = font_decks(reader, fonts) if fonts else {}
+        # The same fonts' decks dealt on tables: pocket cards of index styles never trained on.
+        res["font_tables"] = font_tables(reader, fonts, args.seed0, 1 if args.quick else 2) if fonts else {}
     except ImportError:  # Pillow missing
-        res["held_out_fonts"] = {}
+        res["held_out_fonts"] = res["font_tables"] = {}
     res["real_photos"] = real_photos(reader, 60 if args.quick else None)
     res["real_photos_soft"] = real_photos(reader, 60 if args.quick else None, soften=True)
     res["jokers"] = jokers(reader, 2 if args.quick else 6, {args.deck: enrolled})
@@ -531,6 +583,9 @@ def main(argv=None) -> int:
     if f:
         print(f"{'generic / held-out font decks':<34}{f['readable']:>9}{_pct(f['right'], f['readable']):>10}"
               f"{_pct(f.get('wrong', 0), f['readable']):>10}")
+    for kind, c in res.get("font_tables", {}).items():
+        print(f"{'font decks on tables / ' + kind:<34}{c.get('readable', 0):>9}{_pct(c.get('right', 0), c.get('readable', 0)):>10}"
+              f"{_pct(c.get('wrong', 0), c.get('readable', 0)):>10}{_pct(c.get('absent', 0), c.get('readable', 0)):>10}")
     b = res["generic"]["backs"]
     print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported, "
           f"{b.get('not_there', 0)} of them where no face-down card lies")

@@ -43,3 +43,22 @@ def test_a_read_credited_to_a_neighbour_does_not_make_an_overlapping_card_wrong(
     assert [o for o, _ in card_outcomes(reads, boxes)] == ["right", "missed"]
     reads.append(_read("9s", (130, 70)))
     assert [o for o, _ in card_outcomes(reads, boxes)] == ["right", "wrong"]
+
+
+def test_made_up_decks_are_dealt_on_tables_and_the_renderer_is_pointed_back(monkeypatch) -> None:
+    # A deck made up of a shared deck's pictures, under another name, one table scene: its cards are counted
+    # and read, and afterwards the renderer's decks folder and deck list are as before.
+    import os
+
+    from benchmarks.vision_bench import ALL52, dealt_tables
+    from companion.vision import synthetic
+    from companion.vision.glyphs import HELD_OUT_DECK
+    from companion.vision.reader import Reader
+
+    monkeypatch.delenv("GANG_DECKS", raising=False)
+    decks = synthetic.available_decks()
+    pictures = {code: synthetic.card_image(HELD_OUT_DECK, code) for code in ALL52}
+    res = dealt_tables(Reader(), {"made-up": pictures.__getitem__}, 9000, 1)
+    assert res["community"]["readable"] + res["pocket"]["readable"] > 0
+    assert res["community"].get("right", 0) + res["pocket"].get("right", 0) > 0
+    assert "GANG_DECKS" not in os.environ and synthetic.available_decks() == decks
