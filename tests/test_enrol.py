@@ -186,3 +186,35 @@ def test_an_outline_holding_several_cards_gives_the_card_read_at_its_corner() ->
     out = card_outlines(_Outlines(reads), np.zeros((400, 900, 3), np.uint8))  # type: ignore[arg-type]
     assert [q.tolist() for q in out] == [card(300, 0).tolist(), card(420, 0).tolist(), card(0, 0).tolist(),
                                          card(0, 200).tolist()]
+
+
+def _sure(image: str, code: str) -> "SeenCard":
+    """A seen card whose two corners both read ``code`` clearly."""
+    from companion.vision.enrol import SeenCard
+    from companion.vision.glyphs import RANKS, SUITS
+    from companion.vision.reader import CornerRead
+
+    rank_p, suit_p = np.full(13, 0.01), np.full(4, 0.02)
+    rank_p[RANKS.index(code[0])], suit_p[SUITS.index(code[1])] = 0.88, 0.94
+    read = CornerRead(rank_p, suit_p, 0.0, None, code[1] in "hd", None)
+    return SeenCard(image, np.zeros((4, 2), np.float32), [read, read], code)
+
+
+def test_the_same_layout_taken_twice_is_labelled_picture_by_picture() -> None:
+    # Two pictures of the whole deck (the crew took the layout twice): 104 cards, more than a deck holds. Each
+    # picture is labelled on its own; a correction in one picture may name a card the other picture holds too,
+    # and a card named twice within one picture is refused, naming the picture, with nothing changed.
+    codes = [r + s for s in "cdhs" for r in "23456789TJQKA"]
+    seen = [_sure("a.png", c) for c in codes] + [_sure("b.png", c) for c in reversed(codes)]
+    propose(seen)
+    assert [c.proposed for c in seen] == codes + codes[::-1]
+    propose(seen, fixed={0: "3c", 1: "2c", 52: "Ah"})  # card 53 is the ace of spades in b.png, called a heart
+    assert [c.proposed for c in seen[:2]] == ["3c", "2c"] and seen[52].proposed == "Ah" and \
+        seen[52 + codes[::-1].index("Ah")].proposed == "As"
+    before = [c.proposed for c in seen]
+    with pytest.raises(EnrolError, match="b.png"):
+        propose(seen, fixed={52: "Kd", 53: "Kd"})
+    assert [c.proposed for c in seen] == before
+    # One picture holding more than a deck is still an error.
+    with pytest.raises(EnrolError, match="104 cards"):
+        propose([_sure("one.png", c) for c in codes * 2])

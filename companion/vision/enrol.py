@@ -525,19 +525,27 @@ def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
     ``allowed``: per image, the card ids it holds (from a labels file); cards outside it are ruled out, and a
     card left over in an image whose labels name jokers is one of them. ``fixed``: the crew's corrections, seen
     card (its index) to its code, or None for something that is no card (a chip, a box): those stand, and the
-    rest is solved again around them (a card the crew gave to one place is no other's).
+    rest is solved again around them (a card the crew gave to one place is no other's). Pictures that together
+    hold more cards than a deck (the same layout taken twice, or overlapping) are labelled each on its own.
     """
     fixed = dict(fixed or {})
-    codes = [c for c in fixed.values() if c is not None]
-    if len(set(codes)) < len(codes):
-        twice = sorted({c for c in codes if codes.count(c) > 1})
-        raise EnrolError(f"{', '.join(twice)} given to more than one card")
     if any(not 0 <= i < len(seen) for i in fixed):
         raise EnrolError(f"there are cards 1 to {len(seen)} only")
     cards = len(seen) - sum(v is None for v in fixed.values())
-    if cards > N_STANDARD + len(JOKER_IDS) and allowed is None:
-        raise EnrolError(f"{cards} cards found in the pictures; a deck has {N_STANDARD} and at most "
-                         f"{len(JOKER_IDS)} jokers")
+    images = list(dict.fromkeys(c.image for c in seen))
+    if cards > N_STANDARD + len(JOKER_IDS) and allowed is None and len(images) > 1:
+        # More cards than a deck holds, over several pictures: the same layout taken more than once, or
+        # pictures that overlap. Each picture is labelled on its own (a card at most once in each), and every
+        # sighting of a card gives the deck more prototypes. (All of them checked before any is changed.)
+        parts = [[i for i, c in enumerate(seen) if c.image == image] for image in images]
+        for part in parts:
+            _check_fixes({part.index(i): v for i, v in fixed.items() if i in part},
+                         len(part) - sum(i in fixed and fixed[i] is None for i in part), seen[part[0]].image)
+        for part in parts:
+            propose([seen[i] for i in part], None, {part.index(i): v for i, v in fixed.items() if i in part})
+        return seen
+    _check_fixes(fixed, cards if allowed is None else 0)
+    codes = [c for c in fixed.values() if c is not None]
     s = score_matrix(seen)
     if allowed is not None:
         for i, c in enumerate(seen):
@@ -582,6 +590,20 @@ def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
         for c, k in zip(jokers, free):
             c.proposed = str(Card(k))
     return seen
+
+
+def _check_fixes(fixed: dict[int, str | None], cards: int, image: str | None = None) -> None:
+    """The crew's corrections name each card once, and the cards (not counting those the crew called no card)
+    are no more than a deck and its jokers (``cards`` 0: not counted, a labels file says what each picture
+    holds); else ``EnrolError`` saying what is wrong (in which picture, ``image``)."""
+    where = f" in {image}" if image else ""
+    codes = [c for c in fixed.values() if c is not None]
+    if len(set(codes)) < len(codes):
+        twice = sorted({c for c in codes if codes.count(c) > 1})
+        raise EnrolError(f"{', '.join(twice)} given to more than one card{where}")
+    if cards > N_STANDARD + len(JOKER_IDS):
+        raise EnrolError(f"{cards} cards found{where or ' in the pictures'}; a deck has {N_STANDARD} and at most "
+                         f"{len(JOKER_IDS)} jokers")
 
 
 def build_deck(name: str, seen: list[SeenCard], reader: Reader) -> EnrolledDeck:
