@@ -1803,3 +1803,17 @@ def test_a_card_on_a_table_nearly_as_white_is_parted_from_it_by_a_faint_edge(mon
     assert {"3c", "5c"} <= found()
     monkeypatch.setattr(detect, "GLARE_BARRIER", detect.SHARP_STEP)
     assert not {"3c", "5c"} & found()
+
+
+def test_a_fainter_barrier_adds_new_paper_only_not_cloth_joined_to_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tuning scene on a white cloth: parted at fainter steps, a piece of the cloth's texture joined the community
+    row's paper, the row became a "hand", and its edges gave a card twice its size (every pocket hand was then too
+    small to search). The fainter pass only adds paper the first pass found none of (``detect._new_paper``)."""
+    from companion.vision import detect
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5073, deck="byronknoll_vector", mat="white_cloth", jokers=False)
+    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+    assert abs(detect_cards(sc.image).card_width / cw - 1) < 0.15
+    monkeypatch.setattr(detect, "_new_paper", lambda contour, out: True)
+    assert detect_cards(sc.image).card_width > 1.5 * cw

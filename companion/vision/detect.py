@@ -32,7 +32,7 @@ CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
 SHARP_STEP = 30  # paperness gradient (0..255) over which an outline is a sharp step: paper's edge, not glare
-GLARE_BARRIER = 20  # ... and over which a pixel parts a card from the glare (or light table) round it
+GLARE_BARRIER = 20  # ... and over which a pixel parts a lone card from the glare (or light table) round it
 # A loose back's outline steps at least this far in colour distance from the mat (the morphological gradient of
 # the L1 distance in Lab, 0..255) along a third of its length. On 30 tuning scenes of byronknoll_vector every
 # back reported stepped over 15 along at least half of its outline, and 15 of the 22 false ones (glare spots on
@@ -177,26 +177,43 @@ def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, n
     """Cards lying in a glare spot's fade join it in one soft region. The glare's core is the region's biggest
     piece between sharp steps; what is left once it is taken away (and thin bridges opened) is put back where it
     is as big as half a small card and its outline a sharp step (``near_step``: ``step`` dilated by two pixels,
-    as ``white_mask`` has it)."""
-    sharp = ((step > GLARE_BARRIER) * 255).astype(np.uint8)
-    smooth = cv2.bitwise_not(cv2.dilate(sharp, np.ones((3, 3), np.uint8)))
-    for c in soft:
-        x, y, bw, bh = cv2.boundingRect(c)
-        region = np.zeros((bh, bw), np.uint8)
-        cv2.drawContours(region, [c], -1, 255, -1, offset=(-x, -y))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(
-            cv2.bitwise_and(region, smooth[y:y + bh, x:x + bw]), connectivity=4)
-        if n < 3:
-            continue
-        core = 1 + int(np.argmax(stats[1:, 4]))
-        glare = cv2.dilate(((labels == core) * 255).astype(np.uint8), np.ones((5, 5), np.uint8))
-        rest = cv2.morphologyEx(cv2.bitwise_and(region, cv2.bitwise_not(glare)), cv2.MORPH_OPEN,
-                                np.ones((3, 3), np.uint8))
-        pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for p in pieces:
-            p = p + (x, y)
-            if cv2.contourArea(p) >= 0.0015 * area_img and _sharp(p, near_step, share=0.6):
+    as ``white_mask`` has it). Then the same with fainter steps parting the pieces (``GLARE_BARRIER``: on a table
+    as white as the cards, the table joins the glare, and a card's edge against it may be faint), where a piece
+    is paper the first pass did not put back at all (``_new_paper``): a fainter barrier also parts the cloth's
+    own texture, which joined to a row of cards already found made it a "hand" twice a card's size."""
+    for barrier, fainter in ((SHARP_STEP, False), (GLARE_BARRIER, True)):
+        if fainter and barrier >= SHARP_STEP:
+            break
+        sharp = ((step > barrier) * 255).astype(np.uint8)
+        smooth = cv2.bitwise_not(cv2.dilate(sharp, np.ones((3, 3), np.uint8)))
+        for c in soft:
+            x, y, bw, bh = cv2.boundingRect(c)
+            region = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(region, [c], -1, 255, -1, offset=(-x, -y))
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(
+                cv2.bitwise_and(region, smooth[y:y + bh, x:x + bw]), connectivity=4)
+            if n < 3:
+                continue
+            core = 1 + int(np.argmax(stats[1:, 4]))
+            glare = cv2.dilate(((labels == core) * 255).astype(np.uint8), np.ones((5, 5), np.uint8))
+            rest = cv2.morphologyEx(cv2.bitwise_and(region, cv2.bitwise_not(glare)), cv2.MORPH_OPEN,
+                                    np.ones((3, 3), np.uint8))
+            pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            for p in pieces:
+                p = p + (x, y)
+                if cv2.contourArea(p) < 0.0015 * area_img or not _sharp(p, near_step, share=0.6):
+                    continue
+                if fainter and not _new_paper(p, out):
+                    continue
                 cv2.drawContours(out, [p], -1, 255, -1)
+
+
+def _new_paper(contour: np.ndarray, out: np.ndarray) -> bool:
+    """``out`` holds almost none of the piece yet (under a tenth): not more of paper already found."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    m = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x, -y))
+    return cv2.countNonZero(cv2.bitwise_and(m, out[y:y + bh, x:x + bw])) < 0.1 * cv2.countNonZero(m)
 
 
 def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.ndarray, area_img: int) -> None:
