@@ -210,10 +210,15 @@ def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, n
 
 def _new_paper(contour: np.ndarray, out: np.ndarray) -> bool:
     """``out`` holds almost none of the piece yet (under a tenth): not more of paper already found."""
+    return _covered(contour, out) < 0.1
+
+
+def _covered(contour: np.ndarray, mask: np.ndarray) -> float:
+    """The share of the region a contour encloses that ``mask`` holds."""
     x, y, bw, bh = cv2.boundingRect(contour)
     m = np.zeros((bh, bw), np.uint8)
     cv2.drawContours(m, [contour], -1, 255, -1, offset=(-x, -y))
-    return cv2.countNonZero(cv2.bitwise_and(m, out[y:y + bh, x:x + bw])) < 0.1 * cv2.countNonZero(m)
+    return cv2.countNonZero(cv2.bitwise_and(m, mask[y:y + bh, x:x + bw])) / max(cv2.countNonZero(m), 1)
 
 
 def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.ndarray, area_img: int) -> None:
@@ -751,12 +756,8 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
                 continue  # a streak of glare; the light parts of a back's pattern (ragged)
             if not _sharp(c, step):
                 continue
-            if fill:
-                bx, by, bw, bh = cv2.boundingRect(c)
-                one = np.zeros((bh, bw), np.uint8)
-                cv2.drawContours(one, [c], -1, 255, -1, offset=(-bx, -by))
-                if cv2.countNonZero(cv2.bitwise_and(one, found[by:by + bh, bx:bx + bw])) < fill * cv2.countNonZero(one):
-                    continue
+            if fill and _covered(c, found) < fill:
+                continue
             cv2.drawContours(keep, [c], -1, 255, -1)
 
     # Closed a little: index glyphs and pips at a card's edge notch its outline, which would look ragged.

@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.cards import Card
-from companion.vision.reader import OUTSET, CornerRead, Reader, corner_frame
+from companion.vision.reader import NET_SCALES, OUTSET, CornerRead, Reader, card_log_scores, corner_frame
 from companion.vision.reader_corner import frame_input
 from companion.vision.reader_glyph import corner_patch
 
@@ -50,7 +50,6 @@ JOKER_IDS = (52, 53)  # red, black (``companion.cards``)
 LOOK_PX = 60  # a corner's look (``frame_looks``): pixels per card width ...
 LOOK_REGION = (0.24, 0.46)  # ... over this much of the card from its corner (card widths): any deck's index
 OVERSIZE = 1.6  # an outline this many times the median card's area holds several cards (``card_outlines``)
-ENROL_SCALES = (1.0, 0.97, 0.94)  # a card's outline read as found, then taken in by these (``_quad_reads``)
 LOOK_SHIFT = 0.04  # card widths: at play, a corner is looked at shifted up to this much each way
 JOKER_SIM = 0.8  # a joker's look: cosine similarity to a joker's corner at least this ...
 JOKER_MARGIN = 0.1  # ... and this much more than to any other card's
@@ -378,9 +377,9 @@ def _net_scores(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[np.n
         return None
     inputs = np.stack([frame_input(img, o - OUTSET * (xa + ya), xa, ya) for o, xa, ya in frames])
     rank_p, suit_p = reader.corner_net.predict(inputs)
-    lr, ls = np.log(rank_p + 1e-6), np.log(suit_p + 1e-6)
-    cards = sum((lr[k, :N_RANKS, None] + ls[k, None, :N_SUITS]).ravel() for k in range(2))
-    junk = float(sum(np.logaddexp(lr[k, N_RANKS], ls[k, N_SUITS]) for k in range(2)))
+    cards = sum(card_log_scores(rank_p[k, :N_RANKS], suit_p[k, :N_SUITS]) for k in range(2))
+    junk = float(sum(np.logaddexp(np.log(rank_p[k, N_RANKS] + 1e-6), np.log(suit_p[k, N_SUITS] + 1e-6))
+                     for k in range(2)))
     return cast(np.ndarray, cards), junk
 
 
@@ -454,9 +453,9 @@ def card_outlines(reader: Reader, img: np.ndarray) -> list[np.ndarray]:
                 continue
             # Several cards read as one (a block of four touching): the card read is the one at the outline's
             # printed top-left, as big as the others.
-            x, y = q[1] - q[0], q[3] - q[0]
-            q = np.array([q[0], q[0] + x * w / np.linalg.norm(x), q[0] + x * w / np.linalg.norm(x)
-                          + y * h / np.linalg.norm(y), q[0] + y * h / np.linalg.norm(y)])
+            x = (q[1] - q[0]) * w / np.linalg.norm(q[1] - q[0])
+            y = (q[3] - q[0]) * h / np.linalg.norm(q[3] - q[0])
+            q = np.array([q[0], q[0] + x, q[0] + x + y, q[0] + y])
         c = q.mean(axis=0)
         if not any(cv2.pointPolygonTest(k, (float(c[0]), float(c[1])), False) >= 0 for k in out):
             out.append(q.astype(np.float32))
@@ -466,15 +465,15 @@ def card_outlines(reader: Reader, img: np.ndarray) -> list[np.ndarray]:
 def _quad_reads(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[list[CornerRead], np.ndarray]:
     """A whole card's two index corner reads and its outline, rolled to start at the corner read as the
     printed top-left; the outline as found or, when its two corners do not together name a card at the
-    reader's threshold, taken in a little (``ENROL_SCALES``: on a light table the outline may run round the
-    card's edge, and the frame then holds the edge as a glyph), whichever reads best (both corners read first,
-    then the surer)."""
+    reader's threshold, taken in a little (the reader's ``NET_SCALES``: an outline found round a card's halo, or
+    on a light table round its edge, is a few per cent too big, and the frame then holds the edge as a glyph),
+    whichever reads best (both corners read first, then the surer)."""
     q0 = quad.astype(np.float64)
     centre = q0.mean(axis=0)
     best: list[CornerRead] = []
     best_q = q0
     best_key = (0, -np.inf)
-    for f in ENROL_SCALES:
+    for f in NET_SCALES:
         q = centre + f * (q0 - centre)
         for start in (0, 1, 2, 3):
             reads = []
@@ -538,11 +537,11 @@ def propose(seen: list[SeenCard], allowed: dict[str, set[int]] | None = None,
         # pictures that overlap. Each picture is labelled on its own (a card at most once in each), and every
         # sighting of a card gives the deck more prototypes. (All of them checked before any is changed.)
         parts = [[i for i, c in enumerate(seen) if c.image == image] for image in images]
-        for part in parts:
-            _check_fixes({part.index(i): v for i, v in fixed.items() if i in part},
-                         len(part) - sum(i in fixed and fixed[i] is None for i in part), seen[part[0]].image)
-        for part in parts:
-            propose([seen[i] for i in part], None, {part.index(i): v for i, v in fixed.items() if i in part})
+        fixes = [{k: fixed[i] for k, i in enumerate(part) if i in fixed} for part in parts]
+        for part, fix in zip(parts, fixes):
+            _check_fixes(fix, len(part) - sum(v is None for v in fix.values()), seen[part[0]].image)
+        for part, fix in zip(parts, fixes):
+            propose([seen[i] for i in part], None, fix)
         return seen
     _check_fixes(fixed, cards if allowed is None else 0)
     codes = [c for c in fixed.values() if c is not None]

@@ -196,7 +196,12 @@ class CornerRead:
 
     def card_scores(self) -> np.ndarray:
         """52 log-scores, card id order (rank_index * 4 + suit_index)."""
-        return (np.log(self.rank_p + 1e-6)[:, None] + np.log(self.suit_p + 1e-6)[None, :]).ravel()
+        return card_log_scores(self.rank_p, self.suit_p)
+
+
+def card_log_scores(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
+    """The 52 cards' log-scores from 13 rank and 4 suit probabilities, card id order (rank_index * 4 + suit_index)."""
+    return (np.log(rank_p + 1e-6)[:, None] + np.log(suit_p + 1e-6)[None, :]).ravel()
 
 
 class Reader:
