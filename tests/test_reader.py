@@ -1472,7 +1472,7 @@ def test_a_pocket_corner_whose_glyphs_come_apart_is_read_whole_at_the_end(reader
     assert card.zone.startswith("seat")
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     never = Reader()
-    never._read_unnamed = lambda image, reads, card_w: reads  # type: ignore[method-assign]
+    never._read_unnamed = lambda image, reads, card_w, guessed=frozenset(): reads  # type: ignore[method-assign]
     assert not _named_near(never.read_still(sc.image), card, _card_width(sc))
 
 
@@ -1840,3 +1840,21 @@ def test_a_soft_index_the_corner_classifier_names_at_every_scale_is_named(reader
     assert nine(reader.read_still(soft))
     monkeypatch.setattr(reader_mod, "NET_POOLED_MIN", 2.0)
     assert not nine(reader.read_still(soft))
+
+
+@pytest.mark.parametrize("seed,code", [(5044, "2d"), (5036, "Qd")])
+def test_an_index_inside_the_outline_of_a_card_named_from_its_corner_is_read(reader: Reader,
+                                                                            monkeypatch: pytest.MonkeyPatch,
+                                                                            seed: int, code: str) -> None:
+    # Cards about 85 px wide in two-card hands: the lower card is named from its corner, and the outline
+    # extrapolated from there runs under the upper card, whose own index lies inside it. That index was taken for
+    # the lower card's pips and never read; the corner classifier names it there (UNDER_FRAMES).
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(seed, size=(2028, 1521), deck="byronknoll_vector", jokers=False, card_height=0.085)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone.startswith("seat")
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+    monkeypatch.setattr(reader_mod, "UNDER_FRAMES", 0)
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
