@@ -1476,10 +1476,12 @@ def test_a_pocket_corner_whose_glyphs_come_apart_is_read_whole_at_the_end(reader
     assert not _named_near(never.read_still(sc.image), card, _card_width(sc))
 
 
-def test_unnamed_frames_a_named_card_explains_are_not_read_again(reader: Reader) -> None:
+def test_unnamed_frames_a_named_card_explains_are_not_read_again(reader: Reader,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     # A frame at a named card's index (or inside the card: its pips) is that card's; the classifier is not asked
     # about it, and nothing is added. A frame elsewhere is read, in one batch, and named only when sure.
     from companion.vision import CardRead
+    from companion.vision import reader as reader_mod
     from companion.vision.reader import _Unnamed
 
     img, _ = layout_picture(HELD, ["Qh"], seed=3, cols=1)
@@ -1499,6 +1501,14 @@ def test_unnamed_frames_a_named_card_explains_are_not_read_again(reader: Reader)
         reader._unnamed = [_Unnamed(q[0] + 0.2 * xa + 0.3 * ya, xa, ya, q.astype(np.float32), True)]  # its pips
         assert reader._read_unnamed(img, named, float(np.linalg.norm(xa))) == named
         assert asked == []
+        # Named only from a guessed corner, the card explains nothing inside it: the frame is read (UNDER_FRAMES),
+        # and with no such places allowed, nothing is read and nothing changes.
+        for places, looks in ((0, []), (16, [1])):
+            monkeypatch.setattr(reader_mod, "UNDER_FRAMES", places)
+            reader._unnamed = [_Unnamed(q[0] + 0.2 * xa + 0.3 * ya, xa, ya, q.astype(np.float32), True)]
+            assert reader._read_unnamed(img, named, float(np.linalg.norm(xa)), {id(named[0])}) == named
+            assert asked == looks
+        asked.clear()
         # Its own index corner, with the card named elsewhere: the deck holds it once, nothing is added.
         reader._unnamed = [_Unnamed(q[0] - 0.02 * (xa + ya), xa, ya, q.astype(np.float32), True)]
         other = [CardRead("2c", 0.9, q.astype(np.float32) + 5 * float(np.linalg.norm(xa)), "tl", False)]

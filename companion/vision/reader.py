@@ -505,8 +505,6 @@ class Reader:
                     continue
             places.append([int(i)])
             firsts.append(int(i))
-        if not places:
-            return reads
         got: dict[str, CardRead] = {}
         have = {r.code for r in named if r.code is not None}
 
@@ -526,6 +524,8 @@ class Reader:
         places.sort(key=lambda p: not any(frames[j].glyphs for j in p))
         places = [p for p in places if not under[p[0]]][:NET_FRAMES] + \
             [p for p in places if under[p[0]]][:UNDER_FRAMES]
+        if not places:
+            return reads
         first = [frames[p[0]] for p in places]
         said = name(first)
         rest = [frames[j] for p, (code, conf) in zip(places, said) if code is not None and conf >= NET_LOOK
