@@ -90,9 +90,9 @@ def _scene_sample(args: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray, 
         """The reader, keeping the guessed frames it leaves unnamed (``frames``, the last still's)."""
         frames: list = []
 
-        def _read_unnamed(self, image, reads, card_w):  # type: ignore[no-untyped-def]
+        def _read_unnamed(self, image, reads, card_w, guessed=frozenset()):  # type: ignore[no-untyped-def]
             self.frames = list(self._unnamed)
-            return super()._read_unnamed(image, reads, card_w)
+            return super()._read_unnamed(image, reads, card_w, guessed)
 
     seed0, count, held_out = args
     rng = np.random.default_rng(seed0)
