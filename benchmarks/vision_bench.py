@@ -576,16 +576,13 @@ def main(argv=None) -> int:
                        ("small cards, enrolled", "small_enrolled"), ("low resolution, generic", "low_generic"),
                        ("low resolution, enrolled", "low_enrolled"), ("white cloth, generic", "cloth_generic")):
         for kind in ("community", "pocket"):
-            c = res[key][kind]
-            print(f"{label + ' / ' + kind:<34}{c.get('readable', 0):>9}{_pct(c.get('right', 0), c.get('readable', 0)):>10}"
-                  f"{_pct(c.get('wrong', 0), c.get('readable', 0)):>10}{_pct(c.get('absent', 0), c.get('readable', 0)):>10}")
+            _print_row(label + " / " + kind, res[key][kind])
     f = res["held_out_fonts"]
     if f:
         print(f"{'generic / held-out font decks':<34}{f['readable']:>9}{_pct(f['right'], f['readable']):>10}"
               f"{_pct(f.get('wrong', 0), f['readable']):>10}")
     for kind, c in res.get("font_tables", {}).items():
-        print(f"{'font decks on tables / ' + kind:<34}{c.get('readable', 0):>9}{_pct(c.get('right', 0), c.get('readable', 0)):>10}"
-              f"{_pct(c.get('wrong', 0), c.get('readable', 0)):>10}{_pct(c.get('absent', 0), c.get('readable', 0)):>10}")
+        _print_row("font decks on tables / " + kind, c)
     b = res["generic"]["backs"]
     print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported, "
           f"{b.get('not_there', 0)} of them where no face-down card lies")
@@ -610,6 +607,13 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=1))
     return 0
+
+
+def _print_row(label: str, c: dict[str, int]) -> None:
+    """One row of the table scenes' figures: readable cards, and the shares right, wrong and absent."""
+    n = c.get("readable", 0)
+    print(f"{label:<34}{n:>9}{_pct(c.get('right', 0), n):>10}{_pct(c.get('wrong', 0), n):>10}"
+          f"{_pct(c.get('absent', 0), n):>10}")
 
 
 def _print_photos(rp: dict, title: str) -> None:

@@ -39,8 +39,8 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.cards import Card
-from companion.vision.reader import NET_SCALES, OUTSET, CornerRead, Reader, card_log_scores, corner_frame
-from companion.vision.reader_corner import frame_input
+from companion.vision.reader import (NET_SCALES, CornerRead, Reader, card_log_scores, corner_frame,
+                                     index_corner_inputs)
 from companion.vision.reader_glyph import corner_patch
 
 N_STANDARD = 52
@@ -372,10 +372,9 @@ def _net_scores(reader: Reader, img: np.ndarray, quad: np.ndarray) -> tuple[np.n
     summed log-score of junk at both (no standard index there: a joker's corner, or an unreadable one)."""
     if reader.corner_net is None:
         return None
-    frames = _index_frames(quad)
-    if len(frames) != 2:
+    starts, inputs = index_corner_inputs(img, quad)
+    if len(starts) != 2:
         return None
-    inputs = np.stack([frame_input(img, o - OUTSET * (xa + ya), xa, ya) for o, xa, ya in frames])
     rank_p, suit_p = reader.corner_net.predict(inputs)
     cards = sum(card_log_scores(rank_p[k, :N_RANKS], suit_p[k, :N_SUITS]) for k in range(2))
     junk = float(sum(np.logaddexp(np.log(rank_p[k, N_RANKS] + 1e-6), np.log(suit_p[k, N_SUITS] + 1e-6))

@@ -29,7 +29,7 @@ from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, ca
                                      order_clockwise, short_side)
 from companion.vision.index_pairs import index_cards
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
-from companion.vision.reader_corner import frame_input, load_corner_net
+from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
 from companion.vision.reader_model import load_classifier
@@ -738,13 +738,8 @@ class Reader:
         for scales in (NET_SCALES[:1], NET_SCALES[1:]):  # as found is usually enough
             if not scales:
                 continue
-            inputs = []
-            for f in scales:
-                qf = f * (q - c) + c
-                for k in starts:
-                    o, xa, ya, _ = corner_frame(qf, k)
-                    inputs.append(frame_input(image, o - OUTSET * (xa + ya), xa, ya))
-            now = net.name(np.stack(inputs))
+            # (Taken in about its middle, an outline keeps the same index corners.)
+            now = net.name(np.concatenate([index_corner_inputs(image, f * (q - c) + c)[1] for f in scales]))
             for (code, a), (other, b) in zip(now[::2], now[1::2]):
                 if code is not None and other == code and min(a, b) >= CORNER_NET_MIN:
                     return code, float(np.sqrt(a * b)), starts[0]
@@ -1029,6 +1024,17 @@ class _Unnamed:
         """The card this frame shows, named ``code``: its index where an index usually sits in the frame."""
         return CardRead(code, confidence, self.quad, "tl", False, index_box=np.array(
             [self.origin + u * self.x_axis + v * self.y_axis for u, v in INDEX_BOX], np.float32))
+
+
+def index_corner_inputs(image: np.ndarray, quad: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """A whole card's index corners (``corner_frame``'s portrait ones, by number) and the corner classifier's
+    input at each (``frame_input``; the frame starts ``OUTSET`` outside the corner), one row per corner."""
+    q = np.asarray(quad, np.float64)
+    frames = [(k, corner_frame(q, k)) for k in range(4)]
+    starts = [k for k, (_, _, _, landscape) in frames if not landscape]
+    inputs = [frame_input(image, o - OUTSET * (xa + ya), xa, ya) for _, (o, xa, ya, landscape) in frames
+              if not landscape]
+    return starts, np.stack(inputs) if inputs else np.zeros((0, 2, INPUT_H, INPUT_W), np.float32)
 
 
 def corner_frame(quad: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
