@@ -178,6 +178,9 @@ SIZED = SURE_SIZES + ("hands",)  # card sizes sure enough to search only the pap
 SIZE_AGREES = 1.3
 SIZE_CARDS = 3  # ...the size taken from at most this many such cards
 HANDS_TOO_BIG = 0.15
+# A covered card's visible part, wider than tall (``Reader._read_truncated``): its long side this many card widths,
+# where the card size is sure.
+TRUNCATED_LONG = (0.8, 1.25)
 QUAD_JITTER = (0.97, 1.03)  # an unread whole card's outline scaled so about its centre, read again
 FAINT = 0.6  # an unread card is read again with the ink threshold times this (pale or thin-stroked indices)
 MIN_RANK_OVER_SUIT = 0.55  # at a guessed corner, a rank glyph shorter than this times the suit below it is a sliver
@@ -386,6 +389,7 @@ class Reader:
             return self.read_still(image, detect_cards(image, card_width_hint=float(np.median(
                 [s for _, halves in pairs for s in halves]))))
         out = self._rejoin(image, out)
+        truncated: list[tuple[np.ndarray, CardRead]] = []  # edge outlines read as a card partly covered
         for quad in det.edge_quads:
             if any(_inside(quad.mean(axis=0), r.quad) for r in out):
                 continue
@@ -397,6 +401,9 @@ class Reader:
                 read = self._read_quad(image, (c + f * (quad - c)).astype(np.float32), both=True)
             if read.code is not None and not read.face_down:
                 out.append(read)
+            elif (cut := self._read_truncated(image, quad, det.card_width if det.size_from in SURE_SIZES
+                                              else None)) is not None:
+                truncated.append((quad, cut))
         corner_reads, far = self._read_corners(image, det.corners, det.card_width)
         # Fanned face-down cards: their pattern breaks into countless glyph-sized pieces, all searched for indices
         # in vain. Not searched where none of the hand's outline corners read. (Its corners are still retried
@@ -457,6 +464,7 @@ class Reader:
                     joker = self.deck.joker_in(image, r.quad)
                     if joker is not None:
                         out[k] = CardRead(joker[0], joker[1], r.quad, "tl", False)
+        out += self._truncated_kept(out, truncated)
         for quad in det.backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
@@ -720,6 +728,45 @@ class Reader:
             return CardRead(BACK, 0.6, ordered, "none", True)
         return CardRead(code, conf, ordered, "tl" if reads else "none", False,
                         index_box=reads[0].box if reads else None, alternatives=alts)
+
+    def _read_truncated(self, image: np.ndarray, quad: np.ndarray, card_w: float | None) -> CardRead | None:
+        """An edge outline that did not read, taken for the visible part of a card partly covered (by a book, a
+        box, a phone): where that part is wider than tall, the card's index corners lie at the two ends of its
+        long side, the corners ``corner_frame`` calls landscape and ``_read_quad`` passes over. Each is read as a
+        guessed corner (warily; the card extrapolated from it at its full height); the most confident read, or
+        None. ``card_w``: the card size where it is sure (None where not): then only an outline whose long side
+        is about a card wide (``TRUNCATED_LONG``) is read. Frames left unnamed here are not kept for
+        ``_read_unnamed`` (a guess about a guess)."""
+        q = quad.astype(np.float64)
+        if card_w and not TRUNCATED_LONG[0] <= max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])) \
+                / card_w <= TRUNCATED_LONG[1]:
+            return None
+        kept = list(self._unnamed)
+        best: CardRead | None = None
+        for k in range(4):
+            o, xa, ya, landscape = corner_frame(q, k)
+            if landscape:
+                read, _ = self._read_guessed(image, o, xa, ya, 0.0, card_at=o)
+                if read is not None and (best is None or read.confidence > best.confidence):
+                    best = read
+        self._unnamed = kept
+        return best
+
+    def _truncated_kept(self, reads: list[CardRead], truncated: list[tuple[np.ndarray, CardRead]]
+                        ) -> list[CardRead]:
+        """The reads of partly covered cards (``_read_truncated``; each with the outline it was read from) that
+        nothing else explains: a card not named already, whose outline holds no card named (nor its index), and
+        whose extrapolated card lies on none. (The visible part of a hand's top card, wider than tall, reads as
+        a covered card whose extrapolated rest would hide the cards beside it.)"""
+        out: list[CardRead] = []
+        for quad, t in truncated:
+            named = [r for r in reads + out if self._named(r)]
+            if t.code in {r.code for r in named} or any(
+                    _inside(r.centre, quad) or _inside(t.centre, r.quad)
+                    or (r.index_box is not None and _inside(r.index_box.mean(axis=0), quad)) for r in named):
+                continue
+            out.append(t)
+        return out
 
     def _corner_net_read(self, image: np.ndarray, q: np.ndarray) -> tuple[str, float, int] | None:
         """A whole card (outline ``q``) named by the whole-corner classifier (``reader_corner``): (code,
