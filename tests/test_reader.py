@@ -1346,6 +1346,24 @@ def test_a_corner_the_network_half_believes_is_read_in_the_frames_about_it(
     assert not found()
 
 
+@pytest.mark.parametrize("seed,code", [(5052, "7d"), (5063, "Th")])
+def test_a_corner_the_network_names_alike_but_never_surely_is_named(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, code: str) -> None:
+    # A pocket card about 85 px wide: the corner classifier names it in all 26 frames shifted and turned about its
+    # corner (Reader._refined) or all but one, no other card, each at 0.3-0.87, never at NET_ALONE_MIN; pooled, the
+    # frames name it. Without the pooled rule it is not named.
+    import companion.vision.reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(seed, size=(2028, 1521), deck="byronknoll_vector", jokers=False, card_height=0.085)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone.startswith("seat")
+    cw = _card_width(sc)
+    assert _named_near(reader.read_still(sc.image), card, cw)
+    monkeypatch.setattr(reader_mod, "REFINE_POOLED_MIN", 2.0)
+    assert not _named_near(reader.read_still(sc.image), card, cw)
+
+
 def test_a_stacked_hand_of_three_is_not_split_as_a_pair_side_by_side(reader: Reader) -> None:
     # Three cards stacked with offsets fill 0.85 of their rectangle, about two cards' area, like two cards side
     # by side a little askew; but their rectangle is squarer than a card, and their outline's dents are the
@@ -1785,7 +1803,8 @@ def test_paper_too_big_for_any_card_is_not_searched_for_lone_indices() -> None:
 def test_a_half_believed_card_is_named_only_where_frames_about_it_agree(
         reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     # Reader._refined, with the corner classifier's answers given: one frame at 0.95 among 26 is no card; three
-    # saying it, one of them at 0.95, are. Under REFINE_LOOK, or a card named already, nothing is asked.
+    # saying it, one of them at 0.95, are. Under REFINE_LOOK, or a card named already, nothing is asked. Then the
+    # pooled rule: a card said in all the frames but one, never surely.
     from companion.vision.reader import NET_ALONE_MIN, REFINE_LOOK, _Unnamed
 
     img = np.full((400, 400, 3), 200, np.uint8)
@@ -1810,6 +1829,16 @@ def test_a_half_believed_card_is_named_only_where_frames_about_it_agree(
     assert reader._refined(img, [(frame, ("Qh", REFINE_LOOK - 0.01))], set()) == {}
     assert reader._refined(img, [(frame, ("Qh", 0.8))], {"Qh"}) == {}
     assert answers == []
+    # Never sure, but said alike about it: all frames but REFINE_ABSTAIN say it, none another card, pooled at
+    # REFINE_POOLED_MIN or more.
+    for said, named in (([("Qh", 0.6)] * n, True), ([("Qh", 0.6)] * (n - 1) + [(None, 0.9)], True),
+                        ([("Qh", 0.6)] * (n - 2) + [(None, 0.9)] * 2, False),
+                        ([("Qh", 0.6)] * (n - 1) + [("Qd", 0.4)], False), ([("Qh", 0.5)] * n, False)):
+        answers.append(said)
+        got = reader._refined(img, [(frame, ("Qh", 0.8))], set())
+        assert list(got) == (["Qh"] if named else []), said[-2:]
+        if named:
+            assert abs(got["Qh"].confidence - 0.6) < 1e-6
 
 
 def test_a_card_on_a_table_nearly_as_white_is_parted_from_it_by_a_faint_edge(monkeypatch: pytest.MonkeyPatch
