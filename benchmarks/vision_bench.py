@@ -12,7 +12,8 @@ Measured on data the reader never trained on:
   with the whole table in view (small cards at 4056x3040, ``SMALL_CARDS``), and those small cards again at
   2028x1521 (``LOW_SIZE``: a lower-resolution camera, indices about 10 px tall);
 - decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows, and dealt on table scenes
-  (community and pocket cards of index styles never trained on; needs Pillow);
+  (community and pocket cards of index styles never trained on; needs Pillow), at the default size and from the
+  lower-resolution camera (``LOW_SIZE``, cards ``SMALL_CARDS`` of its height);
 - enrolment pictures of the 52 cards and two jokers laid out by hand (rows of 14, a little askew, touching here
   and there), each shared deck, cards found and labels proposed right;
 - the real photographs in ``/work/shared/photos/edje_pinochle_train`` (ranks 9-A only, no suits: rank-only), card
@@ -199,24 +200,28 @@ def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
     return dict(c)
 
 
-def font_tables(reader: Reader, fonts: list[str], seed0: int = 9000, per_font: int = 2) -> dict[str, dict]:
-    """Table scenes (the default size) dealt from decks whose indices are set in held-out fonts (``font_card``:
-    plain faces, one big pip; every other deck with a symbol font's suits, the rest with drawn ones), ``per_font``
-    scenes per font from ``seed0``: community and pocket cards of decks no index style of which was trained on."""
+def font_tables(reader: Reader, fonts: list[str], seed0: int = 9000, per_font: int = 2,
+                size: tuple[int, int] | None = None, card_height: float | None = None, label: str = "font tables"
+                ) -> dict[str, dict]:
+    """Table scenes (the renderer's default 4056x3040, or ``size`` with cards ``card_height`` of its height) dealt
+    from decks whose indices are set in held-out fonts (``font_card``: plain faces, one big pip; every other deck
+    with a symbol font's suits, the rest with drawn ones), ``per_font`` scenes per font from ``seed0``: community
+    and pocket cards of decks no index style of which was trained on."""
     from companion.vision.glyphs import suit_fonts
     from companion.vision.reader_layout import font_card
 
     sfonts = suit_fonts()
     decks = {f"font{i:02d}_{Path(f).stem}": (lambda code, f=f, sf=(sfonts[i % len(sfonts)] if i % 2 else None):
                                              font_card(f, code, suit_font=sf)) for i, f in enumerate(fonts)}
-    return dealt_tables(reader, decks, seed0, per_font, label="font tables")
+    return dealt_tables(reader, decks, seed0, per_font, label=label, size=size, card_height=card_height)
 
 
-def dealt_tables(reader: Reader, decks: dict[str, Any], seed0: int, per_deck: int, label: str = "tables"
-                 ) -> dict[str, dict]:
-    """Community and pocket cards read on table scenes (the default size) dealt from made-up decks (name -> code
-    -> BGRA card picture, as ``reader_layout.deck_picture``), ``per_deck`` scenes each from ``seed0``. The decks
-    are written to a temporary folder that the renderer is pointed at (``GANG_DECKS``) for the while."""
+def dealt_tables(reader: Reader, decks: dict[str, Any], seed0: int, per_deck: int, label: str = "tables",
+                 size: tuple[int, int] | None = None, card_height: float | None = None) -> dict[str, dict]:
+    """Community and pocket cards read on table scenes (the renderer's default 4056x3040, or ``size`` with cards
+    ``card_height`` of its height) dealt from made-up decks (name -> code -> BGRA card picture, as
+    ``reader_layout.deck_picture``), ``per_deck`` scenes each from ``seed0``. The decks are written to a temporary
+    folder that the renderer is pointed at (``GANG_DECKS``) for the while."""
     import tempfile
 
     from companion.vision import synthetic
@@ -232,7 +237,8 @@ def dealt_tables(reader: Reader, decks: dict[str, Any], seed0: int, per_deck: in
                     cv2.imwrite(str(Path(tmp) / name / synthetic._file_name(code)), picture(code))
                 synthetic.available_decks.cache_clear()  # (the renderer lists the decks once)
                 for k in range(per_deck):
-                    sc = synthetic.render_scene(seed0 + i * per_deck + k, deck=name, jokers=False)
+                    sc = synthetic.render_scene(seed0 + i * per_deck + k, deck=name, jokers=False,
+                                                card_height=card_height, **({"size": size} if size else {}))
                     cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
                     for kind, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
                         if kind in total:
@@ -557,8 +563,12 @@ def main(argv=None) -> int:
         res["held_out_fonts"] = font_decks(reader, fonts) if fonts else {}
         # The same fonts' decks dealt on tables: pocket cards of index styles never trained on.
         res["font_tables"] = font_tables(reader, fonts, args.seed0, 1 if args.quick else 2) if fonts else {}
+        # ...and those tables from the lower-resolution camera: indices about 10 px tall in fonts never trained on
+        # (what real table photos scaled to 1600-2000 px show: the issue's probe).
+        res["font_tables_low"] = font_tables(reader, fonts, args.seed0, 1 if args.quick else 2, size=LOW_SIZE,
+                                             card_height=SMALL_CARDS, label="fonts, low res.") if fonts else {}
     except ImportError:  # Pillow missing
-        res["held_out_fonts"] = res["font_tables"] = {}
+        res["held_out_fonts"] = res["font_tables"] = res["font_tables_low"] = {}
     res["real_photos"] = real_photos(reader, 60 if args.quick else None)
     res["real_photos_soft"] = real_photos(reader, 60 if args.quick else None, soften=True)
     res["jokers"] = jokers(reader, 2 if args.quick else 6, {args.deck: enrolled})
@@ -583,6 +593,8 @@ def main(argv=None) -> int:
               f"{_pct(f.get('wrong', 0), f['readable']):>10}")
     for kind, c in res.get("font_tables", {}).items():
         _print_row("font decks on tables / " + kind, c)
+    for kind, c in res.get("font_tables_low", {}).items():
+        _print_row("font decks at low res. / " + kind, c)
     b = res["generic"]["backs"]
     print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported, "
           f"{b.get('not_there', 0)} of them where no face-down card lies")

@@ -62,3 +62,29 @@ def test_made_up_decks_are_dealt_on_tables_and_the_renderer_is_pointed_back(monk
     assert res["community"]["readable"] + res["pocket"]["readable"] > 0
     assert res["community"].get("right", 0) + res["pocket"].get("right", 0) > 0
     assert "GANG_DECKS" not in os.environ and synthetic.available_decks() == decks
+
+
+def test_made_up_decks_are_dealt_at_the_size_asked(monkeypatch) -> None:
+    # The font decks' low-resolution row: the scenes are rendered at the size and card height asked for (the
+    # renderer's default, the camera's full 4056x3040, otherwise), and read at that size.
+    from benchmarks.vision_bench import ALL52, LOW_SIZE, SMALL_CARDS, dealt_tables
+    from companion.vision import synthetic
+    from companion.vision.glyphs import HELD_OUT_DECK
+    from companion.vision.reader import Reader
+
+    monkeypatch.delenv("GANG_DECKS", raising=False)
+    pictures = {code: synthetic.card_image(HELD_OUT_DECK, code) for code in ALL52}
+    real = synthetic.render_scene
+    shapes: list[tuple[int, ...]] = []
+
+    def render(*args, **kwargs):  # type: ignore[no-untyped-def]
+        sc = real(*args, **kwargs)
+        shapes.append(sc.image.shape)
+        return sc
+
+    monkeypatch.setattr(synthetic, "render_scene", render)
+    res = dealt_tables(Reader(), {"made-up": pictures.__getitem__}, 9000, 1, size=LOW_SIZE, card_height=SMALL_CARDS)
+    assert shapes == [(LOW_SIZE[1], LOW_SIZE[0], 3)]
+    assert res["community"]["readable"] + res["pocket"]["readable"] > 0
+    dealt_tables(Reader(), {"made-up": pictures.__getitem__}, 9000, 1)
+    assert shapes[1] == (synthetic.HQ_SIZE[1], synthetic.HQ_SIZE[0], 3)
