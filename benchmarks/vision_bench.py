@@ -237,8 +237,8 @@ def dealt_tables(reader: Reader, decks: dict[str, Any], seed0: int, per_deck: in
                     cv2.imwrite(str(Path(tmp) / name / synthetic._file_name(code)), picture(code))
                 synthetic.available_decks.cache_clear()  # (the renderer lists the decks once)
                 for k in range(per_deck):
-                    sc = synthetic.render_scene(seed0 + i * per_deck + k, deck=name, jokers=False,
-                                                card_height=card_height, **({"size": size} if size else {}))
+                    sc = synthetic.render_scene(seed0 + i * per_deck + k, size=size or synthetic.HQ_SIZE,
+                                                deck=name, jokers=False, card_height=card_height)
                     cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
                     for kind, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
                         if kind in total:

@@ -590,7 +590,7 @@ class Reader:
                 out[code] = f.named(code, conf)
             elif len(mine) - len(votes) <= REFINE_ABSTAIN and not any(c not in (None, code) for c, _, _ in mine):
                 # Never sure, but said in all the frames about it (one may abstain), no other card said there.
-                pooled = float(np.exp(np.mean(np.log([max(v, 1e-9) for v, _ in votes]))))
+                pooled = _geometric_mean([v for v, _ in votes])
                 if pooled >= REFINE_POOLED_MIN:
                     out[code] = f.named(code, pooled)
         return out
@@ -809,7 +809,7 @@ class Reader:
             said += now
         code = said[0][0]
         if code is not None and all(n == code for n, _ in said):
-            pooled = float(np.exp(np.mean(np.log([max(p, 1e-9) for _, p in said]))))
+            pooled = _geometric_mean([p for _, p in said])
             if pooled >= NET_POOLED_MIN:
                 return code, pooled, starts[0]
         return None
@@ -1109,6 +1109,12 @@ def corner_frame(quad: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.n
     ya = quad[(k - 1) % 4] - o
     landscape = bool(np.linalg.norm(xa) > np.linalg.norm(ya) * 1.15)
     return o, xa, ya / np.linalg.norm(ya) * np.linalg.norm(xa), landscape
+
+
+def _geometric_mean(confidences: Sequence[float]) -> float:
+    """The geometric mean of classifier confidences (each floored at 1e-9): the pooled rules' measure of a card
+    said alike in several frames, none of them surely."""
+    return float(np.exp(np.mean(np.log([max(p, 1e-9) for p in confidences]))))
 
 
 def _share(r: CornerRead, card: int) -> float:
