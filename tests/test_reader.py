@@ -359,6 +359,26 @@ def test_contradicting_corners_abstain(reader: Reader) -> None:
     assert code is None
     code, _, _ = reader.decide([corner("3", "d", 0.96, 0.96), corner("3", "d", 0.9, 0.9)])
     assert code == "3d"
+    # Nor does a product of two clear corners that disagree, whichever is the clearer: a softened real 10 of
+    # clubs read Q at one corner and 6 at the other, and the product named the queen at 0.78.
+    code, _, _ = reader.decide([corner("Q", "c", 0.72, 0.92), corner("6", "c", 0.59, 0.96)])
+    assert code is None
+    # A corner unclear on its own (under CONTRADICT_CLEAR) does not veto the other.
+    code, _, _ = reader.decide([corner("Q", "c", 0.95, 0.95), corner("6", "c", 0.4, 0.96)])
+    assert code == "Qc"
+
+
+def test_a_ten_whose_corners_read_two_other_ranks_is_not_named_a_queen(reader: Reader) -> None:
+    # A real 10 of clubs (the tuning half), softened to an 85 px card: one corner lost the '1' (read Q), the other
+    # read its '0' alone (6). Not named from the glyphs, the card is left to the corner classifier, which reads it
+    # whole at both corners.
+    from benchmarks.vision_bench import photo_boxes, softened
+
+    soft = softened(real_photo("train_cam_image54.jpg"), photo_boxes()["images/train_cam_image54.jpg"])
+    reads = reader.read_still(soft)
+    ten = [r for r in reads if r.code and 508 <= r.centre[0] <= 675 and 194 <= r.centre[1] <= 416]
+    assert [r.code for r in ten] == ["Tc"]
+    assert [r.code for r in reads if not r.face_down].count("Qc") == 1
 
 
 def test_backs_are_not_read_as_cards(reader: Reader) -> None:

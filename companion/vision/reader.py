@@ -112,6 +112,9 @@ SLIDES = (0.27, 0.36, 0.45)
 SLID_SECOND = True
 # A card named from two corners needs one of them to give it at least this share of its belief on its own.
 ONE_CORNER_MIN = 0.5
+# A corner this clear on its own (rank's top probability times suit's) that names another card than the corners
+# together contradicts them (``Reader._contradict``).
+CONTRADICT_CLEAR = 0.5
 # The whole-corner classifier (reader_corner) names a whole card the glyphs left unnamed only when both its index
 # corners say the same card, each with rank and suit probabilities multiplied at least this high (trained with
 # label smoothing 0.05, a sure corner gives about 0.9); at a guessed corner it seconds a glyph read below the
@@ -1024,13 +1027,16 @@ class Reader:
 
     @staticmethod
     def _contradict(reads: list[CornerRead]) -> bool:
-        """The clearest corner names another card than the corners together do: a weaker corner, misread,
-        outvoted it, and such a product is no evidence for the card (nor is a prototype match)."""
+        """A corner that is clear on its own (its rank's and suit's top probabilities multiplied over
+        ``CONTRADICT_CLEAR``) names another card than the corners together do: the two corners of one card
+        disagree, and their product is no evidence for either card (nor is a prototype match). Until 2026-12-02
+        only the clearest corner was asked: a softened real 10 of clubs read Q (0.72, its '1' lost) at one
+        corner and 6 (0.59, the '0' alone) at the other, and the product named the queen at 0.78."""
         if len(reads) < 2:
             return False
         best = int(np.argmax(sum(r.card_scores() for r in reads)))
-        q, card = max((float(r.rank_p.max() * r.suit_p.max()), int(np.argmax(r.card_scores()))) for r in reads)
-        return card != best and q > 0.5
+        return any(float(r.rank_p.max() * r.suit_p.max()) > CONTRADICT_CLEAR and int(np.argmax(r.card_scores()))
+                   != best for r in reads)
 
     def _net_agrees(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
                     code: str) -> bool:
