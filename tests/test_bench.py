@@ -88,3 +88,29 @@ def test_made_up_decks_are_dealt_at_the_size_asked(monkeypatch) -> None:
     assert res["community"]["readable"] + res["pocket"]["readable"] > 0
     dealt_tables(Reader(), {"made-up": pictures.__getitem__}, 9000, 1)
     assert shapes[1] == (synthetic.HQ_SIZE[1], synthetic.HQ_SIZE[0], 3)
+
+
+def test_tune_ab_compares_two_readers_scene_by_scene(tmp_path, capsys) -> None:
+    # tools/tune_ab.py against HEAD (the old reader from git archive) on one tuning scene: both readers read the
+    # same picture, the totals print per kind and deck, and an unchanged reader differs on no scene. The scene
+    # is rendered into the cache once and read from it the second time.
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("git") is None or subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True).returncode:
+        pytest.skip("tools/tune_ab.py takes the old reader from git")
+    from tools.tune_ab import main
+
+    args = ["--old", "HEAD", "--kinds", "def", "--decks", "byronknoll_vector", "--seeds", "5030", "--jobs", "1",
+            "--cache", str(tmp_path)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "def   byronknoll_vector" in out and "scenes whose named cards differ:" in out
+    if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "companion", "models"]).returncode == 0:
+        assert "scenes whose named cards differ: 0" in out  # (a reader changed since HEAD may differ)
+    assert [p.name for p in tmp_path.iterdir()] == ["def_byronknoll_vector_5030.pkl"]
+    assert main(args) == 0
+    with pytest.raises(SystemExit):
+        main(["--seeds", "9000-9001"])  # the benchmark's held-out seeds are never tuned on
