@@ -381,6 +381,18 @@ def test_a_ten_whose_corners_read_two_other_ranks_is_not_named_a_queen(reader: R
     assert [r.code for r in reads if not r.face_down].count("Qc") == 1
 
 
+def test_a_picture_in_any_pixel_format_reads_alike_and_no_picture_is_named(reader: Reader) -> None:
+    img, _ = layout_picture(HELD, ["Kd", "7c"], seed=3, cols=2)
+    codes = sorted(str(r.code) for r in reader.read_still(img))
+    assert codes == ["7c", "Kd"]
+    for variant in (cv2.cvtColor(img, cv2.COLOR_BGR2BGRA), img.astype(np.uint16) * 257, img.astype(np.float32) / 255):
+        assert sorted(str(r.code) for r in reader.read_still(variant)) == codes
+    with pytest.raises(ValueError, match="empty picture"):
+        reader.read_still(np.zeros((0, 0, 3), np.uint8))
+    with pytest.raises(ValueError, match="shape"):
+        reader.watch(np.zeros((10, 10, 2), np.uint8))
+
+
 def test_backs_are_not_read_as_cards(reader: Reader) -> None:
     img, _ = layout_picture(HELD, ["BACK_BLUE", "BACK_RED", "Kd"], seed=6, cols=3)
     reads = reader.read_still(img)

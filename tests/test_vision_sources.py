@@ -18,6 +18,7 @@ from companion.vision.sources import (  # noqa: E402
     SourceError,
     SyntheticSource,
     VideoCaptureSource,
+    as_bgr,
     open_source,
 )
 
@@ -297,3 +298,24 @@ def test_picamera_without_the_library_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails as on a PC
     with pytest.raises(SourceError, match="python3-picamera2"):
         open_source("picamera")
+
+
+def test_any_picture_becomes_8_bit_bgr_and_what_is_no_picture_is_named():
+    bgr = _picture(180)
+    assert as_bgr(bgr) is bgr  # 8-bit BGR passes through untouched
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    for variant in (grey, grey[:, :, None], cv2.cvtColor(bgr, cv2.COLOR_BGR2BGRA)):
+        out = as_bgr(variant)
+        assert out.dtype == np.uint8 and out.shape == bgr.shape
+    assert np.array_equal(as_bgr(cv2.cvtColor(bgr, cv2.COLOR_BGR2BGRA)), bgr)
+    # Deeper and floating-point pixels are scaled to 8 bits: 16-bit by its range, floats as 0..1 or 0..255.
+    assert np.array_equal(as_bgr(bgr.astype(np.uint16) * 257), bgr)
+    assert np.abs(as_bgr(bgr.astype(np.float32) / 255).astype(int) - bgr).max() <= 1
+    assert np.array_equal(as_bgr(bgr.astype(np.float64)), bgr)
+    assert as_bgr(np.full((4, 4), np.nan, np.float32)).max() == 0
+    assert as_bgr(np.ones((4, 4), bool)).min() == 255
+    for bad, words in ((np.zeros((0, 0, 3), np.uint8), "empty picture"), (np.zeros((4, 4, 2), np.uint8), "shape"),
+                       (np.zeros((2, 4, 4, 3), np.uint8), "shape"), (np.array([["a"]]), "type"),
+                       ([[1, 2], [3, 4]], "list")):
+        with pytest.raises(ValueError, match=words):
+            as_bgr(bad)

@@ -33,6 +33,7 @@ from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_c
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
 from companion.vision.reader_model import load_classifier
+from companion.vision.sources import as_bgr
 
 if TYPE_CHECKING:
     from companion.vision.enrol import EnrolledDeck
@@ -361,7 +362,9 @@ class Reader:
 
     # ---- whole pictures ---------------------------------------------------------------------------------
     def read_still(self, image: np.ndarray, detection: Detection | None = None) -> list[CardRead]:
-        """All cards in a full-resolution picture: whole cards, visible corners of hidden ones, backs."""
+        """All cards in a full-resolution picture: whole cards, visible corners of hidden ones, backs. Any picture
+        ``sources.as_bgr`` takes (grey, BGRA, 16-bit, floats); anything else raises ``ValueError`` naming it."""
+        image = as_bgr(image)
         hint = self.card_width_frac * image.shape[1] if self.card_width_frac else None
         det = detection or detect_cards(image, card_width_hint=hint)
         if detection is None and hint is None and self.pair_indices and det.size_from not in SURE_SIZES and (
@@ -1074,7 +1077,9 @@ class Reader:
         return kept
 
     def watch(self, frame: np.ndarray) -> Detection:
-        """The cheap per-frame pass of the watch loop: where the cards are, no reading."""
+        """The cheap per-frame pass of the watch loop: where the cards are, no reading (any picture
+        ``sources.as_bgr`` takes)."""
+        frame = as_bgr(frame)
         return detect_cards(frame, work_side=max(frame.shape[:2]), corners=False)
 
 

@@ -37,7 +37,7 @@ import numpy as np
 
 __all__ = [
     "SourceError", "FrameSource", "open_source", "FolderSource", "VideoCaptureSource",
-    "PiCamera2Source", "SyntheticSource", "MockSource", "IMAGE_SUFFIXES",
+    "PiCamera2Source", "SyntheticSource", "MockSource", "IMAGE_SUFFIXES", "as_bgr",
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -101,17 +101,38 @@ class _Base:
         return cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
 
 
-def _to_bgr(image: np.ndarray) -> np.ndarray:
-    """Grey, BGRA or 16-bit pictures as 8-bit BGR."""
+def as_bgr(image: Any) -> np.ndarray:
+    """Any picture as the 8-bit BGR array the detector and reader take: grey, one-channel, BGRA, 16-bit, boolean
+    and floating-point pictures converted (floats read as 0..1 where none is over 1, else as 0..255), an 8-bit BGR
+    one passed through untouched. Anything that is no picture (empty, the wrong number of dimensions or channels,
+    not numbers) raises ``ValueError`` naming what it got."""
     import cv2
 
-    if image.dtype != np.uint8:
-        image = cv2.convertScaleAbs(image, alpha=255.0 / max(1, int(np.iinfo(image.dtype).max)))
+    if not isinstance(image, np.ndarray):
+        raise ValueError(f"not a picture: a {type(image).__name__}, not an array of pixels")
+    if image.ndim not in (2, 3) or (image.ndim == 3 and image.shape[2] not in (1, 3, 4)):
+        raise ValueError(f"not a picture: an array of shape {image.shape} (a picture is H x W, H x W x 3 or H x W x 4)")
+    if image.shape[0] == 0 or image.shape[1] == 0:
+        raise ValueError(f"an empty picture ({image.shape[1]} x {image.shape[0]} pixels)")
+    if image.dtype == np.bool_:
+        image = image.astype(np.uint8) * 255
+    elif image.dtype.kind == "f":
+        finite = np.nan_to_num(image.astype(np.float32), nan=0.0, posinf=255.0, neginf=0.0)
+        top = 255.0 if float(finite.max(initial=0.0)) > 1.0 else 1.0
+        image = np.clip(finite * (255.0 / top) + 0.5, 0, 255).astype(np.uint8)
+    elif image.dtype.kind in "iu" and image.dtype != np.uint8:
+        scale = 255.0 / max(1, int(np.iinfo(image.dtype).max))
+        image = np.clip(image.astype(np.float64) * scale + 0.5, 0, 255).astype(np.uint8)
+    elif image.dtype != np.uint8:
+        raise ValueError(f"not a picture: pixels of type {image.dtype}")
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
     if image.ndim == 2:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        return cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_GRAY2BGR)
     if image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    return image
+        return cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGRA2BGR)
+    out: np.ndarray = image
+    return out
 
 
 class FolderSource(_Base):
@@ -142,7 +163,7 @@ class FolderSource(_Base):
         image = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
         if image is None:
             raise SourceError(f"cannot read picture {p} (damaged, or not an image)")
-        return _to_bgr(image)
+        return as_bgr(image)
 
     def read(self) -> np.ndarray:
         if self._next >= len(self.paths):
@@ -195,7 +216,7 @@ class VideoCaptureSource(_Base):
         ok, frame = self.cap.read()
         if not ok or frame is None:
             return None
-        return _to_bgr(frame)
+        return as_bgr(frame)
 
     def read(self) -> np.ndarray:
         frame = self._grab()
@@ -313,13 +334,13 @@ class PiCamera2Source(_Base):
 
     def read(self) -> np.ndarray:
         frame = self.cam.capture_array("main")
-        return _to_bgr(np.ascontiguousarray(frame[..., :3]) if frame.ndim == 3 else frame)
+        return as_bgr(np.ascontiguousarray(frame[..., :3]) if frame.ndim == 3 else frame)
 
     def still(self) -> np.ndarray:
         frame = self.cam.switch_mode_and_capture_array(self.still_config, "main")
         if self.locked_controls:
             self.cam.set_controls(self.locked_controls)
-        return _to_bgr(np.ascontiguousarray(frame[..., :3]) if frame.ndim == 3 else frame)
+        return as_bgr(np.ascontiguousarray(frame[..., :3]) if frame.ndim == 3 else frame)
 
     def close(self) -> None:
         cam = getattr(self, "cam", None)
