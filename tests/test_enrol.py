@@ -218,3 +218,9 @@ def test_the_same_layout_taken_twice_is_labelled_picture_by_picture() -> None:
     # One picture holding more than a deck is still an error.
     with pytest.raises(EnrolError, match="104 cards"):
         propose([_sure("one.png", c) for c in codes * 2])
+
+
+def test_a_picture_that_is_no_picture_is_named_with_its_file(reader: Reader) -> None:
+    with pytest.raises(ValueError, match=r"^shelf\.png: an empty picture"):
+        collect(reader, [("shelf.png", np.zeros((0, 0, 3), np.uint8))])
+    assert collect(reader, [("grey.png", np.full((60, 80), 90, np.uint8))]) == []  # grey is a picture: no cards

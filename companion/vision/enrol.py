@@ -353,9 +353,16 @@ class SeenCard:
 
 
 def collect(reader: Reader, images: Sequence[tuple[str, np.ndarray]]) -> list[SeenCard]:
-    """Every whole face-up card in the pictures, with both of its corner reads."""
+    """Every whole face-up card in the pictures, with both of its corner reads. Any picture ``sources.as_bgr``
+    takes; anything else raises ``ValueError`` naming the picture and what is wrong with it."""
+    from companion.vision.sources import as_bgr
+
     seen = []
-    for name, img in images:
+    for name, picture in images:
+        try:
+            img = as_bgr(picture)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
         for quad in card_outlines(reader, img):
             reads, q = _quad_reads(reader, img, quad)
             code, conf, _ = reader.decide(reads) if reads else (None, 0.0, ())
