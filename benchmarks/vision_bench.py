@@ -10,7 +10,9 @@ Measured on data the reader never trained on:
 - synthetic table scenes (``companion.vision.synthetic``) dealt from the held-out deck (``glyphs.HELD_OUT_DECK``),
   community cards and pocket cards apart, with the generic reader and with the deck enrolled; and the same seeds
   with the whole table in view (small cards at 4056x3040, ``SMALL_CARDS``), and those small cards again at
-  2028x1521 (``LOW_SIZE``: a lower-resolution camera, indices about 10 px tall);
+  2028x1521 (``LOW_SIZE``: a lower-resolution camera, indices about 10 px tall); the same seeds on a white
+  tablecloth; and with a full community row two of whose slots hold two cards laid one on the other (the Jokers
+  variant's replacements for a joker turned up in the row: ``render_scene(stacked=2)``);
 - decks drawn in the held-out fonts (``glyphs.HELD_OUT_FAMILIES``), laid out in rows, and dealt on table scenes
   (community and pocket cards of index styles never trained on; needs Pillow), at the default size and from the
   lower-resolution camera (``LOW_SIZE``, cards ``SMALL_CARDS`` of its height);
@@ -101,15 +103,18 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
 
 
 def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), seed0: int = 9000,
-              card_height: float | None = None, label: str = "scenes", mat: str | None = None) -> dict[str, dict]:
+              card_height: float | None = None, label: str = "scenes", mat: str | None = None,
+              stacked: int = 0) -> dict[str, dict]:
     """Each reader's totals (community, pocket, backs) on the same ``n`` synthetic tables, each rendered once.
     ``card_height``: the cards' height as a share of the picture's (default: each seed's, 0.11-0.155); ``mat``:
-    what the cards lie on (default: each seed's mat)."""
+    what the cards lie on (default: each seed's mat); ``stacked``: a full row of five with so many slots holding
+    two cards, one laid on the other (the Jokers variant: ``render_scene``'s ``stacked``)."""
     from companion.vision.synthetic import render_scene
 
     total: dict[str, dict[str, Counter[str]]] = {name: {"community": Counter(), "pocket": Counter(), "backs": Counter()} for name in readers}
     for i in range(n):
-        sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height, mat=mat)
+        sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height, mat=mat,
+                          **({"n_community": 5, "stacked": stacked} if stacked else {}))
         cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards])) if sc.cards else 100.0
         for name, reader in readers.items():
             for k, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
@@ -556,6 +561,10 @@ def main(argv=None) -> int:
     # on a mat), the default size.
     cloth = synthetic({"generic": reader}, n, args.deck, seed0=args.seed0, mat="white_cloth", label="white cloth")
     res["cloth_generic"] = cloth["generic"]
+    # The Jokers variant: a joker turned up in the row is replaced by two cards laid one on the other so both
+    # show; here two of the five slots hold such a pair (the default size).
+    stacked = synthetic({"generic": reader}, n, args.deck, seed0=args.seed0, stacked=2, label="stacked row")
+    res["stacked_generic"] = stacked["generic"]
     try:
         from companion.vision.glyphs import list_fonts
 
@@ -584,7 +593,8 @@ def main(argv=None) -> int:
     print(f"{'set':<34}{'readable':>9}{'right':>10}{'wrong':>10}{'absent':>10}")
     for label, key in (("generic", "generic"), ("enrolled", "enrolled"), ("small cards, generic", "small_generic"),
                        ("small cards, enrolled", "small_enrolled"), ("low resolution, generic", "low_generic"),
-                       ("low resolution, enrolled", "low_enrolled"), ("white cloth, generic", "cloth_generic")):
+                       ("low resolution, enrolled", "low_enrolled"), ("white cloth, generic", "cloth_generic"),
+                       ("stacked row (Jokers), generic", "stacked_generic")):
         for kind in ("community", "pocket"):
             _print_row(label + " / " + kind, res[key][kind])
     f = res["held_out_fonts"]

@@ -184,3 +184,22 @@ def test_module_examples_run():
 
     result = doctest.testmod(S, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_stacked_community_slots_hold_two_cards_both_indices_showing():
+    # The Jokers variant: a joker turned up in the row is replaced by two cards laid one on the other so both
+    # show. stacked=2: the first two slots hold such a pair, the second card on top, a little down the row's
+    # normal; both top-left indices show. stacked=0 leaves a seed's scene as it was.
+    plain = S.render_scene(9001, n_community=5, jokers=False)
+    assert np.array_equal(S.render_scene(9001, n_community=5, jokers=False, stacked=0).image, plain.image)
+    sc = S.render_scene(9001, n_community=5, jokers=False, stacked=2)
+    row = [c for c in sc.cards if c.zone == "community"]
+    assert len(row) == 7
+    pairs = [(a, b) for a, b in zip(row, row[1:]) if b.z == a.z + 1 and
+             np.linalg.norm(b.quad.mean(axis=0) - a.quad.mean(axis=0)) < 0.5 * np.linalg.norm(a.quad[2] - a.quad[1])]
+    assert len(pairs) == 2
+    for lower, upper in pairs:
+        assert lower.indices["tl"].visible_fraction >= 0.8 and upper.indices["tl"].visible_fraction >= 0.8
+        assert upper.visible_fraction > 0.99 and lower.visible_fraction < 0.9
+    with pytest.raises(ValueError, match="stacked"):
+        S.render_scene(9001, n_community=2, stacked=3)

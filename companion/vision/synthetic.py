@@ -409,13 +409,17 @@ def render_scene(
     chips: bool = True,
     clean: bool = False,
     jpeg_quality: int | None = None,
+    stacked: int = 0,
 ) -> Scene:
     """Compose one table picture of ``size`` (width, height) with its truth.
 
     ``None`` means "let the seed choose". ``card_height`` is a fraction of the picture height (about 0.145 for
     an HQ camera 55 cm above the mat with the 6 mm lens); ``tilt`` the largest corner shift of the
     perspective, as a fraction of the width; ``rotation`` the camera's roll in degrees. ``clean`` turns off
-    glare, blur, noise, colour cast and JPEG (the tilt and rotation stay).
+    glare, blur, noise, colour cast and JPEG (the tilt and rotation stay). ``stacked``: so many community slots
+    (the first ones) hold two cards, the second laid on the first a little down and across so both indices show:
+    the Jokers variant's two cards drawn for a joker turned up in the row. (0, the default, leaves every seed's
+    scene as it was.)
     """
     import cv2
 
@@ -435,7 +439,9 @@ def render_scene(
     if mat_name not in MAT_COLOURS and mat_name not in LIGHT_SURFACES:
         raise ValueError(f"no mat colour {mat_name!r} (have {', '.join(sorted(MAT_COLOURS) + sorted(LIGHT_SURFACES))})")
     card_h = (rng.uniform(0.11, 0.155) if card_height is None else card_height) * H
-    if n_community + n_seats * hand_size > (54 if jokers else 52):
+    if not 0 <= stacked <= n_community:
+        raise ValueError(f"{stacked} stacked slots in a row of {n_community} cards")
+    if n_community + stacked + n_seats * hand_size > (54 if jokers else 52):
         raise ValueError("more cards than the deck holds")
 
     pool = list(ALL_CODES if jokers else STANDARD_CODES)
@@ -460,6 +466,13 @@ def render_scene(
         jitter = rng.uniform(-0.015, 0.015, 2) * card_w
         placed.append(_Placed(deal.pop(), "", scene_deck, row_c + along * offset + jitter,
                               row_angle + math.radians(rng.uniform(-2.5, 2.5)), (card_w, card_h), True, "community"))
+        if k < stacked:  # the second card on it, down the row's normal and a little across, turned a little
+            lower = placed[-1]
+            across, down = rng.uniform(-0.12, 0.12) * card_w, rng.uniform(0.22, 0.38) * card_h
+            normal = np.array([-along[1], along[0]])
+            placed.append(_Placed(deal.pop(), "", scene_deck, lower.centre + along * across + normal * down,
+                                  lower.angle + math.radians(rng.uniform(-6, 6)), (card_w, card_h), True,
+                                  "community"))
     # Pocket hands, fanned, the upper card hiding the lower card's far corner.
     idx_right = max(index_boxes(scene_deck, "TD")["tl"][2], index_boxes(scene_deck, "QS")["tl"][2]) / probe.shape[1]
     margin = 0.56 * card_h + 0.012 * H
