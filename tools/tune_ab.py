@@ -8,7 +8,8 @@ tree's, card by card, on the same pictures.
 The sets are the ones sessions tune on, never the benchmark's held-out ones (``vision_bench``: seeds 9000 on of the
 held-out deck, the photos' test half): synthetic tables dealt from the two training decks on seeds 5030-5069, in
 four kinds (``KINDS``: the default picture, small cards with the whole table in view, those from the
-lower-resolution camera, the default on a white tablecloth), and with ``--photos`` the real photos' dev half
+lower-resolution camera, the default on a white tablecloth; ``--kinds stk`` adds a full row with two stacked
+slots, the Jokers variant), and with ``--photos`` the real photos' dev half
 (even images) as they are and softened to 85 px cards. Each kind is counted as ``vision_bench.score_scene``
 counts (right and wrong, community and pocket apart), and every picture whose reads differ is listed with the
 cards only one reader named. Rendered scenes are kept in ``--cache`` (a few hundred MB for the default sets) so a
@@ -46,6 +47,8 @@ KINDS: dict[str, dict[str, Any]] = {
     "small": {"size": SMALL_SIZE, "card_height": SMALL_CARDS},
     "lo": {"size": LOW_SIZE, "card_height": SMALL_CARDS},
     "wc": {"size": (2028, 1520), "mat": "white_cloth"},
+    # A full row, two slots stacked (the Jokers variant; not in the default --kinds: vision_bench's stacked row).
+    "stk": {"size": (2028, 1520), "n_community": 5, "stacked": 2},
 }
 
 _READERS: dict[str, Any] = {}  # "old", "new": set in the parent before the workers fork
