@@ -114,7 +114,7 @@ def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), 
     total: dict[str, dict[str, Counter[str]]] = {name: {"community": Counter(), "pocket": Counter(), "backs": Counter()} for name in readers}
     for i in range(n):
         sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height, mat=mat,
-                          **({"n_community": 5, "stacked": stacked} if stacked else {}))
+                          n_community=5 if stacked else None, stacked=stacked)
         cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards])) if sc.cards else 100.0
         for name, reader in readers.items():
             for k, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
@@ -321,15 +321,8 @@ def real_photos(reader: Reader, limit: int | None = None, soften: bool = False) 
                 elif r.code:
                     c["stray"] += 1
             if r.code and not r.face_down:
-                # Per read, as the issue counts precision: a read names a card that is not there when no
-                # labelled card around it has that rank, or when it lies outside every card. "Around it": its
-                # centre or the index it read. (The boxes hold only what shows of a card; a card beneath
-                # another is read from its index, and its centre, extrapolated, falls on the upper card.)
                 c["reads"] += 1
-                at = [r.centre] + ([r.index_box.mean(axis=0)] if r.index_box is not None else [])
-                if r.code in ("JR", "JB") or not any(b["card"][0] == r.code[0] and any(_within(p, rect) for p in at)
-                                                     for b, rect in zip(boxes, rects)):
-                    c["reads_not_there"] += 1
+                c["reads_not_there"] += int(names_one_not_there(r, boxes))
         for b, (outcome, here) in zip(boxes, card_outcomes(reads, boxes)):
             rank = b["card"][0]
             c["cards"] += 1
@@ -342,6 +335,16 @@ def real_photos(reader: Reader, limit: int | None = None, soften: bool = False) 
     res["all"] = dict(out["dev"] + out["test"])
     res["per_rank"] = {k: dict(v) for k, v in per_rank.items()}
     return res
+
+
+def names_one_not_there(read, boxes: list[dict[str, str]]) -> bool:
+    """Per read, as the issue counts precision: a read naming a card names one that is not there when no
+    labelled card around it has that rank, or when it lies outside every card. "Around it": its centre or the
+    index it read. (The boxes hold only what shows of a card; a card beneath another is read from its index, and
+    its centre, extrapolated, falls on the upper card.)"""
+    at = [read.centre] + ([read.index_box.mean(axis=0)] if read.index_box is not None else [])
+    return read.code in ("JR", "JB") or not any(b["card"][0] == read.code[0] and any(_within(p, _rect(b)) for p in at)
+                                                for b in boxes)
 
 
 def _rect(box: dict[str, str]) -> tuple[int, int, int, int]:

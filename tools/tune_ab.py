@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import (LOW_SIZE, PHOTOS, SMALL_CARDS, SMALL_SIZE, _within, card_outcomes,  # noqa: E402
-                                     photo_boxes, score_scene, softened)
+from benchmarks.vision_bench import (LOW_SIZE, PHOTOS, SMALL_CARDS, SMALL_SIZE, _rect, card_outcomes,  # noqa: E402
+                                     names_one_not_there, photo_boxes, score_scene, softened)
 
 TRAIN_DECKS = ("byronknoll_vector", "saulspatz_gang4colour")
 # name -> render_scene keywords
@@ -81,10 +81,10 @@ def _scene_job(job: tuple[str, str, str, int]) -> tuple[str, str, int, dict, dic
     return (kind, deck, seed, score_scene(old, cards, cw), score_scene(new, cards, cw), _named(old), _named(new))
 
 
-def _photo_job(job: tuple[int, str, bool]) -> tuple[int, str, bool, list[str], list[str], int, int]:
-    i, name, soft = job
+def _photo_job(job: tuple[int, str, bool, list[dict[str, str]]]
+               ) -> tuple[int, str, bool, list[dict[str, str]], list[str], list[str], int, int]:
+    i, name, soft, boxes = job
     cv2.setNumThreads(1)
-    boxes = photo_boxes()[name]
     image = cv2.imread(str(PHOTOS / name))
     if soft:
         image = softened(image, boxes)
@@ -92,16 +92,9 @@ def _photo_job(job: tuple[int, str, bool]) -> tuple[int, str, bool, list[str], l
     for key in ("old", "new"):
         reads = _READERS[key].read_still(image)
         outcomes = [o for o, _ in card_outcomes(reads, boxes)]
-        not_there = sum(1 for r in reads if r.code and not r.face_down and (r.code in ("JR", "JB") or not any(
-            b["card"][0] == r.code[0] and any(_within(p, _box(b)) for p in
-                                             [r.centre] + ([r.index_box.mean(axis=0)] if r.index_box is not None
-                                                           else [])) for b in boxes)))
+        not_there = sum(1 for r in reads if r.code and not r.face_down and names_one_not_there(r, boxes))
         res.append((outcomes, not_there))
-    return i, name, soft, res[0][0], res[1][0], res[0][1], res[1][1]
-
-
-def _box(b: dict[str, str]) -> tuple[int, int, int, int]:
-    return int(b["x1"]), int(b["y1"]), int(b["x2"]), int(b["y2"])
+    return i, name, soft, boxes, res[0][0], res[1][0], res[0][1], res[1][1]
 
 
 def _seeds(text: str) -> list[int]:
@@ -146,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
                 jobs = [(str(cache), k, d, s) for k in kinds for d in args.decks.split(",") for s in seeds]
                 _report_scenes(pool.imap(_scene_job, jobs), args.old)
             if args.photos or args.photos_only:
-                names = list(photo_boxes())
-                jobs2 = [(i, n, soft) for soft in (False, True) for i, n in enumerate(names) if i % 2 == 0]
+                photos = list(photo_boxes().items())
+                jobs2 = [(i, n, soft, boxes) for soft in (False, True) for i, (n, boxes) in enumerate(photos)
+                         if i % 2 == 0]
                 _report_photos(pool.imap(_photo_job, jobs2), args.old)
     print(f"({time.time() - t0:.0f} s)")
     return 0
@@ -182,15 +176,14 @@ def _report_photos(results, old_name: str) -> None:
     tot: dict[bool, dict[str, Counter]] = {False: {"old": Counter(), "new": Counter()},
                                            True: {"old": Counter(), "new": Counter()}}
     diffs: list[str] = []
-    for i, name, soft, o_old, o_new, nt_old, nt_new in results:
+    for i, name, soft, boxes, o_old, o_new, nt_old, nt_new in results:
         tot[soft]["old"].update(o_old)
         tot[soft]["new"].update(o_new)
         tot[soft]["old"]["not_there"] += nt_old
         tot[soft]["new"]["not_there"] += nt_new
-        boxes = photo_boxes()[name]
         for b, a, c in zip(boxes, o_old, o_new):
             if a != c:
-                diffs.append(f"  {'softened ' if soft else ''}{name} {b['card']} at {_box(b)}: {a} -> {c}")
+                diffs.append(f"  {'softened ' if soft else ''}{name} {b['card']} at {_rect(b)}: {a} -> {c}")
         if nt_old != nt_new:
             diffs.append(f"  {'softened ' if soft else ''}{name}: reads naming a card not there {nt_old} -> {nt_new}")
     for soft in (False, True):
