@@ -1185,6 +1185,70 @@ def test_hands_alone_size_the_cards_over_chips_and_broken_backs(reader: Reader) 
     assert sorted(r.code for r in reader.read_still(sc.image) if r.code and not r.face_down) == face_up
 
 
+def _stacked_row(seed: int, deck: str) -> Scene:
+    """A tuning seed's table with a full row whose first two slots hold two cards stacked (the Jokers variant),
+    as ``tools/tune_ab.py --kinds stk`` deals it."""
+    from companion.vision.synthetic import render_scene
+
+    return render_scene(seed, size=(2028, 1520), deck=deck, jokers=False, n_community=5, stacked=2)
+
+
+def test_a_row_run_together_does_not_size_the_cards_where_the_hands_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stacked slot touching its neighbour runs the community row and a hand into one blob, 6.8 cards' area,
+    more than twice as long as wide; weighted by area, its longest edge (along the row) outvoted three hands and
+    set the card size 2.2 times too big (every pocket card but one was then missed). Three hands agree on the size;
+    the long blob is left out."""
+    from companion.vision import detect
+
+    sc = _stacked_row(5030, "saulspatz_gang4colour")
+    true = _card_width(sc)
+    det = detect_cards(sc.image, corners=False)
+    assert det.size_from == "hands" and abs(det.card_width / true - 1) < 0.1, (det.size_from, det.card_width, true)
+    monkeypatch.setattr(detect, "HAND_ASPECT", 99.0)
+    assert detect_cards(sc.image, corners=False).card_width > 1.5 * true
+
+
+def test_a_lone_long_blob_still_sizes_the_cards_where_nothing_agrees() -> None:
+    """A real photo whose only hand-sized blobs are a speck and a piece of a card (28 px and 10 px from their
+    edges, no agreement): the long blob, a card half under a book, gives the size (94 px), not the piece."""
+    det = detect_cards(real_photo("train_IMG_2514.JPG"), corners=False)
+    assert det.size_from == "hands" and det.card_width > 80, (det.size_from, det.card_width)
+
+
+def test_a_close_up_region_narrower_than_its_edge_is_a_row_not_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The community row run together with a stacked slot is over 5 % of the picture and fills 0.79 of its
+    rectangle: taken for a close-up card, its longest edge said a card 2.8 times its size, wider than the region
+    itself. That is no card; the size comes from elsewhere."""
+    from companion.vision import detect
+
+    sc = _stacked_row(5034, "saulspatz_gang4colour")
+    true = _card_width(sc)
+    det = detect_cards(sc.image, corners=False)
+    assert det.size_from != "close-up" and abs(det.card_width / true - 1) < 0.1, (det.size_from, det.card_width)
+    monkeypatch.setattr(detect, "FITS_ACROSS", 99.0)
+    assert detect_cards(sc.image, corners=False).size_from == "close-up"
+
+
+def test_a_row_of_touching_cards_sizes_them_before_the_hands_edges() -> None:
+    """Two tight fans pass for lone cards 1.3 times too big; a row of three touching cards says the size, and
+    so do the two fans' edges, less surely (0.87 of it: their longest straight stretch is cut by the other card).
+    The row is asked first."""
+    sc = _tuning_scene(5043, "byronknoll_vector")
+    det = detect_cards(sc.image, corners=False)
+    true = _card_width(sc)
+    assert det.size_from == "pairs" and abs(det.card_width / true - 1) < 0.06, (det.card_width, true)
+
+
+def test_a_lower_card_of_a_row_is_read_though_the_deep_pass_meets_a_card_read_first(reader: Reader) -> None:
+    """A stacked slot touching the cards beside it: one blob of 5.6 cards. The 5s's index shows whole, but its
+    glyphs run into the seam beside it; the deep pass breaks them apart, but its first frames found the 4s beside
+    it again (read already from its corner, a little off its box) and, taking that for the card the hand lacked,
+    stopped. A card named already is not the one lacked."""
+    sc = _stacked_row(5057, "saulspatz_gang4colour")
+    card = next(c for c in sc.cards if c.code == "5s")
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 @pytest.mark.parametrize("angle", [20, 160])
 def test_a_hand_in_a_dim_part_of_the_mat_is_found(reader: Reader, angle: float) -> None:
     """A lamp to one side: a fanned pair where the mat is a third as bright as beside two lone cards. Its paper

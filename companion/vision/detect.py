@@ -54,6 +54,12 @@ SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of
 EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
 EDGE_HAND_SAT = 100  # ...where its mean saturation (HSV, 0-255) is under this (backs and chips are coloured)
 SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
+HAND_ASPECT = 2.0  # a hand's blob (long / short side) is shorter than this
+HANDS_AGREE = 0.15  # ...and where two hands' edges agree on the card size within this, a longer blob is not a hand
+# The card width taken from a close-up region's longest straight stretch is at most this times its rectangle's short
+# side, where the region fills at least FITS_FILL of its rectangle (where it fills less, the paper mask may have
+# missed part of the card).
+FITS_ACROSS, FITS_FILL = 1.1, 0.75
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
 
@@ -409,14 +415,15 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         # Lone "cards" all squatter than a card are tight fans (two cards, one a little off the other), only
         # a fifth or so bigger than one card: the hands' edges or a row may correct them by less than pairs.
         lo = 1.1 if all(b[4] < SQUAT for b in singles) else 1.3
-        if not len(small_ones) and len(singles) <= 2 and edge and lo < cw / edge < 1.6:
-            cw = edge
-            det.size_from = "pairs"
         # A row of touching cards settles it: its short side is one card's long side. What looked like lone
-        # cards 1.4 times too big were pairs side by side, or tight fans.
+        # cards 1.4 times too big were pairs side by side, or tight fans. Else the hands' edges may say so.
         rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and 1.75 < b[4] < 6.5]
-        if not len(small_ones) and len(singles) <= 2 and rows and lo < cw / float(np.median(rows)) < 1.6:
-            cw = float(np.median(rows))
+        row = float(np.median(rows)) if rows else 0.0
+        if not len(small_ones) and len(singles) <= 2 and row and lo < cw / row < 1.6:
+            cw = row
+            det.size_from = "pairs"
+        elif not len(small_ones) and len(singles) <= 2 and edge and lo < cw / edge < 1.6:
+            cw = edge
             det.size_from = "pairs"
     elif (from_row := _row_estimate(blobs)) >= MIN_CARD_SIDE * max(small.shape[:2]):
         # Only rows of touching cards: a row's short side is a card's long side. (Not a strip of something
@@ -829,15 +836,23 @@ def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False
     side. Round blobs (chips, glare) and huge ones (the mat's edge) do not count. ``by_area``: the median
     weighted by area, where the hands alone set the size: a chip whose outline a glyph notches, or a piece of a
     hand of backs, is small beside a hand."""
-    lengths, areas = [], []
+    lengths, areas, long = [], [], []
     for c, a, rect, fill, aspect in blobs:
         peri = cv2.arcLength(c, True)
         if peri <= 0 or _round(a, peri) or a > 0.05 * area_img:
             continue
         lengths.append(_longest_stretch(c, peri))
         areas.append(float(a))
+        long.append(aspect >= HAND_ASPECT)
     if not lengths:
         return 0.0
+    # A hand of two or three cards is never twice as long as wide: a longer blob is more likely a row of cards run
+    # together, whose edge runs along several cards. Left out where at least two hands agree on the size.
+    short = [x for x, is_long in zip(lengths, long) if not is_long]
+    if any(long) and len(short) >= 2 and sum(abs(x / float(np.median(short)) - 1) < HANDS_AGREE for x in short) >= 2:
+        keep = [not is_long for is_long in long]
+        lengths = [x for x, k in zip(lengths, keep) if k]
+        areas = [x for x, k in zip(areas, keep) if k]
     if not by_area:
         return float(np.median(lengths)) / CARD_ASPECT
     order = np.argsort(lengths)
@@ -866,6 +881,8 @@ def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     if peri <= 0 or _round(a, peri):
         return 0.0
     cw = _longest_stretch(c, peri) / CARD_ASPECT
+    if fill >= FITS_FILL and cw > FITS_ACROSS * min(rect[1]):
+        return 0.0  # no card that wide fits across the region: its longest stretch runs along a row of cards
     return cw if 0.5 < a / (cw * cw * CARD_ASPECT) < 2.5 else 0.0
 
 
