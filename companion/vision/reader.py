@@ -88,7 +88,6 @@ MARGIN_MIN_PX = 40
 BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
-ROW_LACKS, ROW_LACKS_MOST = 0.6, 3  # ...and a card more per this many cards' area of a big hand left uncovered
 DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 # (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
 # table in view, where a lower card's suit runs into the pip beside it and its frame is not the likeliest; 3: 1.)
@@ -907,14 +906,14 @@ class Reader:
         out: list[CardRead] = []
         codes = {r.code for r in whole_reads + corner_reads if self._named(r)}
 
-        def read_frames(frames: list[IndexFrame], deep: bool = False, cards: int = 1) -> None:
-            tried = found = 0
+        def read_frames(frames: list[IndexFrame], deep: bool = False) -> None:
+            tried = 0
             for f in frames:
                 if any(np.linalg.norm(f.rank_centre - b) < 0.12 * card_w for b in boxes):
                     continue
                 if any(_inside(f.rank_centre, q) for q in whole):
                     continue
-                if (deep and tried == DEEP_READS * cards) or tried == most:
+                if (deep and tried == DEEP_READS) or tried == most:
                     break
                 tried += 1
                 # Deep frames are retried as a guessed corner is; plain frames are many, and retried only a
@@ -927,10 +926,9 @@ class Reader:
                         boxes.append(read.index_box.mean(axis=0))
                     # The card the hand lacked (a hand seldom lacks two); not a card read already (the deep pass
                     # also finds the glyphs of an index read from its corner, a little off its box).
-                    found += int(read.code not in codes)
-                    codes.add(read.code)
-                    if deep and found == cards:
+                    if deep and read.code not in codes:
                         break
+                    codes.add(read.code)
 
         inks = [hand_ink(image, hand, card_w) for hand in hands]
         for ink in inks:
@@ -948,11 +946,8 @@ class Reader:
             if ink is None:
                 continue
             held = len(_held(hand, named, card_w))
-            if held and (held < HAND_CARDS or (bare := _uncovered(hand, [r.quad for r in named], card_w)) >= UNCOVERED):
-                # A row of cards run together (the Jokers variant's stacked slots touching their neighbours) may
-                # lack a card per ROW_LACKS of its area left uncovered.
-                lacks = 1 if held < HAND_CARDS else max(1, min(ROW_LACKS_MOST, int(bare / ROW_LACKS)))
-                read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True, cards=lacks)
+            if held and (held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED):
+                read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True)
         return out
 
     def _read_slid(self, image: np.ndarray, hands: list[np.ndarray], whole: list[CardRead],
