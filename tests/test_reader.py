@@ -1208,6 +1208,24 @@ def test_a_row_run_together_does_not_size_the_cards_where_the_hands_agree(monkey
     assert detect_cards(sc.image, corners=False).card_width > 1.5 * true
 
 
+def test_two_stacked_cards_are_not_a_row_of_touching_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two cards stacked a third of a card apart make a filled blob 1.76 to 1.9 times as long as wide; taken for a
+    row of touching cards, whose short side is a card's long side, it set the card size a quarter too small: over
+    two lone cards (seed 5046), and where there was no lone card at all (5052: two fans agree on the size)."""
+    from companion.vision import detect
+
+    for seed in (5046, 5052):
+        sc = _stacked_row(seed, "saulspatz_gang4colour")
+        true = _card_width(sc)
+        det = detect_cards(sc.image, corners=False)
+        assert abs(det.card_width / true - 1) < 0.1, (seed, det.size_from, det.card_width, true)
+    monkeypatch.setattr(detect, "ROW_ASPECT", 1.75)
+    monkeypatch.setattr(detect, "HANDS_AGREE", 0.0)
+    for seed in (5046, 5052):
+        sc = _stacked_row(seed, "saulspatz_gang4colour")
+        assert detect_cards(sc.image, corners=False).card_width < 0.8 * _card_width(sc)
+
+
 def test_a_lone_long_blob_still_sizes_the_cards_where_nothing_agrees() -> None:
     """A real photo whose only hand-sized blobs are a speck and a piece of a card (28 px and 10 px from their
     edges, no agreement): the long blob, a card half under a book, gives the size (94 px), not the piece."""

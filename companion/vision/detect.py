@@ -54,6 +54,10 @@ SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of
 EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
 EDGE_HAND_SAT = 100  # ...where its mean saturation (HSV, 0-255) is under this (backs and chips are coloured)
 SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
+# A row of touching cards is at least this many times as long as wide: three cards side by side, a little askew, are
+# 1.97 or more (on the tuning scenes); two cards stacked a quarter to two fifths of a card apart (a stacked slot of
+# the Jokers variant) are 1.76 to 1.90, and would set the card size a quarter too small.
+ROW_ASPECT = 1.94
 HAND_ASPECT = 2.0  # a hand's blob (long / short side) is shorter than this
 HANDS_AGREE = 0.15  # ...and where two hands' edges agree on the card size within this, a longer blob is not a hand
 # The card width taken from a close-up region's longest straight stretch is at most this times its rectangle's short
@@ -417,7 +421,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         lo = 1.1 if all(b[4] < SQUAT for b in singles) else 1.3
         # A row of touching cards settles it: its short side is one card's long side. What looked like lone
         # cards 1.4 times too big were pairs side by side, or tight fans. Else the hands' edges may say so.
-        rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and 1.75 < b[4] < 6.5]
+        rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and ROW_ASPECT < b[4] < 6.5]
         row = float(np.median(rows)) if rows else 0.0
         if not len(small_ones) and len(singles) <= 2 and row and lo < cw / row < 1.6:
             cw = row
@@ -425,7 +429,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         elif not len(small_ones) and len(singles) <= 2 and edge and lo < cw / edge < 1.6:
             cw = edge
             det.size_from = "pairs"
-    elif (from_row := _row_estimate(blobs)) >= MIN_CARD_SIDE * max(small.shape[:2]):
+    elif (from_row := _row_estimate(blobs, area_img)) >= MIN_CARD_SIDE * max(small.shape[:2]):
         # Only rows of touching cards: a row's short side is a card's long side. (Not a strip of something
         # else narrower than the smallest card looked for: a floor tile's grout at the picture's edge.)
         cw = from_row
@@ -836,20 +840,12 @@ def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False
     side. Round blobs (chips, glare) and huge ones (the mat's edge) do not count. ``by_area``: the median
     weighted by area, where the hands alone set the size: a chip whose outline a glyph notches, or a piece of a
     hand of backs, is small beside a hand."""
-    lengths, areas, long = [], [], []
-    for c, a, rect, fill, aspect in blobs:
-        peri = cv2.arcLength(c, True)
-        if peri <= 0 or _round(a, peri) or a > 0.05 * area_img:
-            continue
-        lengths.append(_longest_stretch(c, peri))
-        areas.append(float(a))
-        long.append(aspect >= HAND_ASPECT)
+    lengths, areas, long = _stretches_of(blobs, area_img)
     if not lengths:
         return 0.0
     # A hand of two or three cards is never twice as long as wide: a longer blob is more likely a row of cards run
     # together, whose edge runs along several cards. Left out where at least two hands agree on the size.
-    short = [x for x, is_long in zip(lengths, long) if not is_long]
-    if any(long) and len(short) >= 2 and sum(abs(x / float(np.median(short)) - 1) < HANDS_AGREE for x in short) >= 2:
+    if any(long) and _hands_agree(lengths, long):
         keep = [not is_long for is_long in long]
         lengths = [x for x, k in zip(lengths, keep) if k]
         areas = [x for x, k in zip(areas, keep) if k]
@@ -860,10 +856,33 @@ def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False
     return float(np.array(lengths)[order][int(np.searchsorted(cum, 0.5 * cum[-1]))]) / CARD_ASPECT
 
 
-def _row_estimate(blobs: Sequence[Blob]) -> float:
+def _stretches_of(blobs: Sequence[Blob], area_img: float) -> tuple[list[float], list[float], list[bool]]:
+    """Per blob that may be a hand (not round, not huge): its outline's longest straight stretch, its area, and
+    whether it is too long for a hand (``HAND_ASPECT``)."""
+    lengths, areas, long = [], [], []
+    for c, a, rect, fill, aspect in blobs:
+        peri = cv2.arcLength(c, True)
+        if peri <= 0 or _round(a, peri) or a > 0.05 * area_img:
+            continue
+        lengths.append(_longest_stretch(c, peri))
+        areas.append(float(a))
+        long.append(aspect >= HAND_ASPECT)
+    return lengths, areas, long
+
+
+def _hands_agree(lengths: list[float], long: list[bool]) -> bool:
+    """At least two hand-shaped blobs' longest stretches within ``HANDS_AGREE`` of their median."""
+    short = [x for x, is_long in zip(lengths, long) if not is_long]
+    return len(short) >= 2 and sum(abs(x / float(np.median(short)) - 1) < HANDS_AGREE for x in short) >= 2
+
+
+def _row_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     """Card width from the biggest filled blob longer than a card's shape (a row of touching cards): its short
-    side is a card's long side; 0 when there is none."""
-    rows = [b for b in blobs if b[3] > 0.86 and b[4] >= 1.62]
+    side is a card's long side; 0 when there is none. One shorter than a row of three (``ROW_ASPECT``) may be
+    two cards stacked, or one card askew: taken only where no two hands agree on the size instead."""
+    rows = [b for b in blobs if b[3] > 0.86 and b[4] >= ROW_ASPECT]
+    if not rows and not _hands_agree(*_stretches_of(blobs, area_img)[::2]):
+        rows = [b for b in blobs if b[3] > 0.86 and b[4] >= 1.62]
     if not rows:
         return 0.0
     return float(min(max(rows, key=lambda b: b[1])[2][1])) / CARD_ASPECT
