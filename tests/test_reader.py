@@ -337,13 +337,23 @@ def test_speckled_carpet_is_not_full_of_face_down_cards(reader: Reader) -> None:
 
 
 def test_suit_must_fit_the_ink() -> None:
-    """Hearts are red and spades are not, in every deck: a heart read in black ink is a misread."""
+    """Hearts are red, spades and clubs are not, in every deck: a heart read in black ink is a misread, and so is a
+    club in red or orange ink (the boxed game's orange diamond, its lower half under the card on it, read as a
+    club at 0.67). Diamonds are red, orange or blue."""
     def read(red: bool) -> CornerRead:
         return CornerRead(np.full(13, 1 / 13), np.full(4, 0.25), 0.0, None, red, None)
 
     assert not _ink_fits(2, [read(False)]) and _ink_fits(2, [read(True)])
     assert not _ink_fits(3, [read(True)]) and _ink_fits(3, [read(False)])
-    assert _ink_fits(0, [read(True)]) and _ink_fits(1, [read(False)])  # four-colour decks: green clubs, blue diamonds
+    assert not _ink_fits(0, [read(True)]) and _ink_fits(0, [read(False)])  # green or grey clubs: not red
+    assert _ink_fits(1, [read(True)]) and _ink_fits(1, [read(False)])  # blue diamonds in four-colour decks
+
+
+def test_a_half_covered_orange_diamond_is_not_read_as_a_club(reader: Reader) -> None:
+    """The boxed game's 6d in a stacked slot, the lower half of its diamond under the 7c on it: the shape left
+    reads as a club (6c at 0.67, a card not on the table); its ink is orange."""
+    sc = _stacked_row(5032, "saulspatz_gang4colour")
+    assert "6c" not in {r.code for r in reader.read_still(sc.image)}
 
 
 def test_contradicting_corners_abstain(reader: Reader) -> None:
@@ -1224,6 +1234,21 @@ def test_two_stacked_cards_are_not_a_row_of_touching_cards(monkeypatch: pytest.M
     for seed in (5046, 5052):
         sc = _stacked_row(seed, "saulspatz_gang4colour")
         assert detect_cards(sc.image, corners=False).card_width < 0.8 * _card_width(sc)
+
+
+def test_two_stacked_cards_are_not_split_into_two_squarish_cards(reader: Reader,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two cards stacked a third of a card apart and a little across make a filled rectangle 1.12 by 1.9 card
+    widths: cut in two it gave two "cards" 1.18 times as long as wide (a card is 1.4), one a court card's picture,
+    taken for a back, neither read. Pieces that far off a card's shape (SPLIT_SHAPE) leave the pair a hand, whose
+    corners and indices are searched: the 5d beneath is read."""
+    from companion.vision import detect
+
+    sc = _stacked_row(5032, "saulspatz_gang4colour")
+    card = next(c for c in sc.cards if c.code == "5d")
+    assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
+    monkeypatch.setattr(detect, "SPLIT_SHAPE", 9.0)
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
 def test_a_lone_long_blob_still_sizes_the_cards_where_nothing_agrees() -> None:

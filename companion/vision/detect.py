@@ -107,6 +107,10 @@ class Detection:
     edge_hands: list[np.ndarray] = field(default_factory=list)
 
 
+# Pieces of a split rectangle are card-shaped within this (their long over short side off a card's by at most this
+# share): cards touching edge to edge are (0.12 at most on the tuning scenes); two cards stacked a third of a card
+# apart, a little across, make a rectangle whose halves are squarish (0.11-0.23 off).
+SPLIT_SHAPE = 0.125
 PAIR_FILL = 0.78  # a pair of cards side by side a little askew fills this much of its rectangle, at least
 ERODE_APART = (0.1, 0.2, 0.3)  # card widths: cards touching at a corner fall apart eroded so (_eroded_apart)
 
@@ -938,8 +942,9 @@ def _split_rect(rect: RotatedRect, card_w: float, fill: float) -> list[np.ndarra
                 continue
             pa, pb = la / i, lb / j
             short, long_ = min(pa, pb), max(pa, pb)
-            err = abs(short / card_w - 1) + abs(long_ / short / CARD_ASPECT - 1)
-            if err < best_err:
+            shape_err = abs(long_ / short / CARD_ASPECT - 1)
+            err = abs(short / card_w - 1) + shape_err
+            if err < best_err and shape_err < SPLIT_SHAPE:
                 best, best_err = (i, j), err
     if best is None:
         return None

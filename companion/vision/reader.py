@@ -1147,12 +1147,13 @@ def _names_a_rank(r: CornerRead) -> bool:
 
 
 def _ink_fits(suit: int | None, reads: list[CornerRead]) -> bool:
-    """Hearts are red and spades are not, in every deck we know of (two-colour, four-colour with blue or
-    orange diamonds and green or grey clubs). A heart in dark ink, or a red spade, is a misread suit."""
+    """Hearts are red, and spades and clubs are not, in every deck we know of (two-colour, four-colour with blue
+    or orange diamonds and green or grey clubs). A heart in dark ink, or a red (or orange) spade or club, is a
+    misread suit."""
     red = float(np.mean([r.red for r in reads])) >= 0.5
     if suit == SUITS.index("h"):
         return red
-    if suit == SUITS.index("s"):
+    if suit in (SUITS.index("s"), SUITS.index("c")):
         return not red
     return True
 
