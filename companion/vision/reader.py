@@ -926,9 +926,10 @@ class Reader:
                         boxes.append(read.index_box.mean(axis=0))
                     # The card the hand lacked (a hand seldom lacks two); not a card read already (the deep pass
                     # also finds the glyphs of an index read from its corner, a little off its box).
-                    if deep and read.code not in codes:
-                        break
+                    new = read.code not in codes
                     codes.add(read.code)
+                    if deep and new:
+                        break
 
         inks = [hand_ink(image, hand, card_w) for hand in hands]
         for ink in inks:
