@@ -363,7 +363,7 @@ def test_contradicting_corners_abstain(reader: Reader) -> None:
         rp["23456789TJQKA".index(rank)] = pr
         sp = np.full(4, (1 - ps) / 3)
         sp["cdhs".index(suit)] = ps
-        return CornerRead(rp, sp, 0.0, None, True, None)
+        return CornerRead(rp, sp, 0.0, None, suit in "dh", None)  # red ink for red suits (_ink_fits)
 
     code, _, _ = reader.decide([corner("3", "d", 0.96, 0.96), corner("9", "d", 0.99, 0.4)])
     assert code is None
