@@ -102,6 +102,12 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
     return out
 
 
+def card_width(cards) -> float:
+    """A scene's card size, as ``score_scene`` takes it: the median short side of its cards' outlines, pixels
+    (100 where it has no card)."""
+    return float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in cards])) if cards else 100.0
+
+
 def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), seed0: int = 9000,
               card_height: float | None = None, label: str = "scenes", mat: str | None = None,
               stacked: int = 0) -> dict[str, dict]:
@@ -115,7 +121,7 @@ def synthetic(readers: dict[str, Reader], n: int, deck: str, size=(2028, 1520), 
     for i in range(n):
         sc = render_scene(seed0 + i, size=size, deck=deck, jokers=False, card_height=card_height, mat=mat,
                           n_community=5 if stacked else None, stacked=stacked)
-        cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards])) if sc.cards else 100.0
+        cw = card_width(sc.cards)
         for name, reader in readers.items():
             for k, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
                 total[name][k].update(v)
@@ -244,7 +250,7 @@ def dealt_tables(reader: Reader, decks: dict[str, Any], seed0: int, per_deck: in
                 for k in range(per_deck):
                     sc = synthetic.render_scene(seed0 + i * per_deck + k, size=size or synthetic.HQ_SIZE,
                                                 deck=name, jokers=False, card_height=card_height)
-                    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+                    cw = card_width(sc.cards)
                     for kind, v in score_scene(reader.read_still(sc.image), sc.cards, cw).items():
                         if kind in total:
                             total[kind].update(v)

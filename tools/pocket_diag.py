@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import score_scene  # noqa: E402
+from benchmarks.vision_bench import card_width, score_scene  # noqa: E402
 from companion.vision.detect import detect_cards  # noqa: E402
 from companion.vision.index_search import index_frames  # noqa: E402
 from companion.vision.reader import OUTSET, Reader, corner_frame  # noqa: E402
@@ -60,7 +60,7 @@ def main(argv=None) -> int:
         det = detect_cards(sc.image)
         reads = reader.read_still(sc.image, det)
         t_read.append(time.perf_counter() - t)
-        cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
+        cw = card_width(sc.cards)
         s = score_scene(reads, sc.cards, cw)
         for k in tot:
             tot[k].update(s[k])

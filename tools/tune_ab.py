@@ -38,9 +38,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.vision_bench import (LOW_SIZE, PHOTOS, SMALL_CARDS, SMALL_SIZE, _rect, card_outcomes,  # noqa: E402
-                                     names_one_not_there, photo_boxes, score_scene, softened)
-
-TRAIN_DECKS = ("byronknoll_vector", "saulspatz_gang4colour")
+                                     card_width, names_one_not_there, photo_boxes, score_scene, softened)
+from companion.vision.glyphs import TRAIN_DECKS  # noqa: E402
 # name -> render_scene keywords
 KINDS: dict[str, dict[str, Any]] = {
     "def": {"size": (2028, 1520)},
@@ -75,7 +74,7 @@ def _scene_job(job: tuple[str, str, str, int]) -> tuple[str, str, int, dict, dic
     cache, kind, deck, seed = job
     cv2.setNumThreads(1)
     image, cards = _scene(Path(cache), kind, deck, seed)
-    cw = float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in cards])) if cards else 100.0
+    cw = card_width(cards)
     old = _READERS["old"].read_still(image)
     new = _READERS["new"].read_still(image)
     return (kind, deck, seed, score_scene(old, cards, cw), score_scene(new, cards, cw), _named(old), _named(new))

@@ -427,12 +427,13 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         # cards 1.4 times too big were pairs side by side, or tight fans. Else the hands' edges may say so.
         rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and ROW_ASPECT < b[4] < 6.5]
         row = float(np.median(rows)) if rows else 0.0
-        if not len(small_ones) and len(singles) <= 2 and row and lo < cw / row < 1.6:
-            cw = row
-            det.size_from = "pairs"
-        elif not len(small_ones) and len(singles) <= 2 and edge and lo < cw / edge < 1.6:
-            cw = edge
-            det.size_from = "pairs"
+        if not len(small_ones) and len(singles) <= 2:
+            if row and lo < cw / row < 1.6:
+                cw = row
+                det.size_from = "pairs"
+            elif edge and lo < cw / edge < 1.6:
+                cw = edge
+                det.size_from = "pairs"
     elif (from_row := _row_estimate(blobs, area_img)) >= MIN_CARD_SIDE * max(small.shape[:2]):
         # Only rows of touching cards: a row's short side is a card's long side. (Not a strip of something
         # else narrower than the smallest card looked for: a floor tile's grout at the picture's edge.)
@@ -885,8 +886,10 @@ def _row_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     side is a card's long side; 0 when there is none. One shorter than a row of three (``ROW_ASPECT``) may be
     two cards stacked, or one card askew: taken only where no two hands agree on the size instead."""
     rows = [b for b in blobs if b[3] > 0.86 and b[4] >= ROW_ASPECT]
-    if not rows and not _hands_agree(*_stretches_of(blobs, area_img)[::2]):
-        rows = [b for b in blobs if b[3] > 0.86 and b[4] >= 1.62]
+    if not rows:
+        lengths, _, long = _stretches_of(blobs, area_img)
+        if not _hands_agree(lengths, long):
+            rows = [b for b in blobs if b[3] > 0.86 and b[4] >= 1.62]
     if not rows:
         return 0.0
     return float(min(max(rows, key=lambda b: b[1])[2][1])) / CARD_ASPECT
