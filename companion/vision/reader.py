@@ -70,6 +70,8 @@ FAR_JITTER = ((-0.07, -0.07), (-0.12, -0.11), (-0.17, -0.16))
 # squared up on the edge of the card above it, 18-30 degrees off, sees its index askew. (Two turns, each also
 # read in place, read one tuning card more and cost twice the reads.)
 TURN_DEG = (5.0, 40.0)
+# Not retried so: a corner on or within this many card widths of a hand set aside as face-down cards.
+FAR_BACK = 0.1
 TURN_JITTER = ((-0.07, -0.07),)
 TURNS = 1  # turns tried, along the longest edges first
 FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corner is that card's
@@ -420,11 +422,15 @@ class Reader:
                 truncated.append((quad, cut))
         corner_reads, far = self._read_corners(image, det.corners, det.card_width)
         # Fanned face-down cards: their pattern breaks into countless glyph-sized pieces, all searched for indices
-        # in vain. Not searched where none of the hand's outline corners read. (Its corners are still retried
-        # further out: a hand of court cards can pass for backs, and a corner of it reads there.)
+        # in vain. Not searched where none of the hand's outline corners read. (Its corners are still read: a
+        # hand of court cards can pass for backs, and a corner of it reads there. But not retried further out:
+        # on a back's pattern every frame finds ink, and five more frames a corner cost 20 ms a still for no card
+        # on the tuning scenes.)
         hands = [h for h in det.hands if not any(
             _same_blob(h, quad, det.card_width) and _looks_like_back(image, quad) for quad in det.backs) or any(
             r.index_box is not None and _inside(r.index_box.mean(axis=0), h) for r in corner_reads)]
+        backs = [h for h in det.hands if not any(h is k for k in hands)]
+        far = [c for c in far if not any(_near_outline(c.origin, h, FAR_BACK * det.card_width) for h in backs)]
         corner_reads = self._dedupe(corner_reads, out, det.card_width)
         # A card-shaped blob that did not read may be two cards, one mostly on the other (its outline fills a
         # card's rectangle): search it for indices too, like a hand.
@@ -1187,6 +1193,12 @@ def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> f
     for q in quads:
         cv2.fillPoly(hand, [np.round((q.reshape(-1, 2) - at) * k).astype(np.int32)], 0)
     return float(np.count_nonzero(hand)) / (16.0 * 16.0 * CARD_ASPECT)
+
+
+def _near_outline(pt: np.ndarray, outline: np.ndarray, margin: float) -> bool:
+    """``pt`` inside ``outline`` or within ``margin`` pixels of it."""
+    return cv2.pointPolygonTest(outline.reshape(-1, 1, 2).astype(np.float32), (float(pt[0]), float(pt[1])),
+                                True) >= -margin
 
 
 def _inside(pt: np.ndarray, quad: np.ndarray) -> bool:
