@@ -58,6 +58,8 @@ PHOTOS = Path(os.environ.get("GANG_SHARED", ROOT.parent / "shared")) / "photos" 
 # real table photos put an index at 8-11 px in 1600 px), at the camera's full resolution.
 SMALL_SIZE, SMALL_CARDS = (4056, 3040), 0.085
 LOW_SIZE = (2028, 1521)
+# The rank's height in card widths on the font decks' jumbo and small ("peek") indices (a usual deck's: 0.13).
+JUMBO_INDEX, PEEK_INDEX = 0.24, 0.09
 ALL52 = [r + s for s in "cdhs" for r in "23456789TJQKA"]
 ALL54 = ALL52 + ["JR", "JB"]
 
@@ -212,18 +214,20 @@ def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
 
 
 def font_tables(reader: Reader, fonts: list[str], seed0: int = 9000, per_font: int = 2,
-                size: tuple[int, int] | None = None, card_height: float | None = None, label: str = "font tables"
-                ) -> dict[str, dict]:
+                size: tuple[int, int] | None = None, card_height: float | None = None, label: str = "font tables",
+                index_height: float = 0.13) -> dict[str, dict]:
     """Table scenes (the renderer's default 4056x3040, or ``size`` with cards ``card_height`` of its height) dealt
     from decks whose indices are set in held-out fonts (``font_card``: plain faces, one big pip; every other deck
     with a symbol font's suits, the rest with drawn ones), ``per_font`` scenes per font from ``seed0``: community
-    and pocket cards of decks no index style of which was trained on."""
+    and pocket cards of decks no index style of which was trained on. ``index_height``: the rank's height in card
+    widths (0.13 a usual deck's; a jumbo index about 0.24, a small "peek" index 0.09; training saw 0.085-0.2)."""
     from companion.vision.glyphs import suit_fonts
     from companion.vision.reader_layout import font_card
 
     sfonts = suit_fonts()
     decks = {f"font{i:02d}_{Path(f).stem}": (lambda code, f=f, sf=(sfonts[i % len(sfonts)] if i % 2 else None):
-                                             font_card(f, code, suit_font=sf)) for i, f in enumerate(fonts)}
+                                             font_card(f, code, suit_font=sf, index_height=index_height))
+             for i, f in enumerate(fonts)}
     return dealt_tables(reader, decks, seed0, per_font, label=label, size=size, card_height=card_height)
 
 
@@ -585,8 +589,15 @@ def main(argv=None) -> int:
         # (what real table photos scaled to 1600-2000 px show: the issue's probe).
         res["font_tables_low"] = font_tables(reader, fonts, args.seed0, 1 if args.quick else 2, size=LOW_SIZE,
                                              card_height=SMALL_CARDS, label="fonts, low res.") if fonts else {}
+        # ...and with the index printed bigger (a jumbo-index poker deck) or smaller (a "peek" index) than any deck
+        # the reader was trained on shows it: one scene a font.
+        res["font_tables_jumbo"] = font_tables(reader, fonts[::2] if args.quick else fonts, args.seed0 + 100,
+                                               1, label="fonts, jumbo", index_height=JUMBO_INDEX) if fonts else {}
+        res["font_tables_peek"] = font_tables(reader, fonts[::2] if args.quick else fonts, args.seed0 + 200,
+                                              1, label="fonts, peek", index_height=PEEK_INDEX) if fonts else {}
     except ImportError:  # Pillow missing
         res["held_out_fonts"] = res["font_tables"] = res["font_tables_low"] = {}
+        res["font_tables_jumbo"] = res["font_tables_peek"] = {}
     res["real_photos"] = real_photos(reader, 60 if args.quick else None)
     res["real_photos_soft"] = real_photos(reader, 60 if args.quick else None, soften=True)
     res["jokers"] = jokers(reader, 2 if args.quick else 6, {args.deck: enrolled})
@@ -614,6 +625,10 @@ def main(argv=None) -> int:
         _print_row("font decks on tables / " + kind, c)
     for kind, c in res.get("font_tables_low", {}).items():
         _print_row("font decks at low res. / " + kind, c)
+    for kind, c in res.get("font_tables_jumbo", {}).items():
+        _print_row("font decks, jumbo index / " + kind, c)
+    for kind, c in res.get("font_tables_peek", {}).items():
+        _print_row("font decks, peek index / " + kind, c)
     b = res["generic"]["backs"]
     print(f"\nface-down cards: {b.get('found', 0)}/{b.get('truth', 0)} found, {b.get('reported', 0)} reported, "
           f"{b.get('not_there', 0)} of them where no face-down card lies")

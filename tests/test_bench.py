@@ -4,6 +4,7 @@ count as read right."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from benchmarks.vision_bench import _credited, card_outcomes
 from companion.vision import CardRead
@@ -114,3 +115,27 @@ def test_tune_ab_compares_two_readers_scene_by_scene(tmp_path, capsys) -> None:
     assert main(args) == 0
     with pytest.raises(SystemExit):
         main(["--seeds", "9000-9001"])  # the benchmark's held-out seeds are never tuned on
+
+
+def test_a_font_deck_card_shows_its_whole_index_at_both_corners_whatever_its_size() -> None:
+    # The benchmark's jumbo-index font decks: the bottom-right index is the top-left one turned half a turn. It was
+    # the card's top-left quarter turned, which cut off a jumbo index's suit (a diamond cut flat read as a spade);
+    # now down to the index's foot, and the middle pip kept clear of it.
+    pytest.importorskip("PIL")
+    from benchmarks.vision_bench import JUMBO_INDEX, PEEK_INDEX
+    from companion.vision.glyphs import list_fonts
+    from companion.vision.reader_layout import font_card
+
+    fonts = list_fonts() or list_fonts(held_out=True)
+    if not fonts:
+        pytest.skip("no Latin text font on this machine")
+    for height in (PEEK_INDEX, 0.13, JUMBO_INDEX, 0.3):
+        card = font_card(fonts[0], "9d", index_height=height)[:, :, :3].astype(int)
+        h, w = card.shape[:2]
+        corner = (slice(4, int(0.75 * w)), slice(4, int(0.3 * w)))  # the index's column, less the drawn border
+        top_left = card[corner]
+        bottom_right = np.rot90(card, 2)[corner]
+        assert np.abs(top_left - bottom_right).max() < 8, height
+        ink = (top_left.min(axis=2) < 128).any(axis=1)
+        rows = np.nonzero(ink)[0]  # the index (rank, then suit) is one or two runs of ink rows, whole at both ends
+        assert rows.size and rows[-1] < int(0.75 * w) - 5, height

@@ -96,11 +96,17 @@ def font_card(font_path: str, code: str, ink: tuple[int, int, int] | None = None
     G._paste(half, rmask, x, y, colour)
     smask = G._fit(sm, int(rh * 0.75))
     G._paste(half, smask, int(x + rmask.shape[1] / 2 - smask.shape[1] / 2), y + rh + int(0.2 * rh), colour)
-    big = G._fit(sm, int(0.3 * H))
+    # The bottom-right index is the top-left quarter down to the index's foot rotated half a turn: a big (jumbo)
+    # index reaches further down than the usual quarter, and the pip is then made small enough to stay clear.
+    foot = H // 2 - int(0.16 * H)
+    pip = int(0.3 * H)
+    if y + rh + int(0.2 * rh) + smask.shape[0] + int(0.02 * W) > foot:
+        foot = y + rh + int(0.2 * rh) + smask.shape[0] + int(0.02 * W)
+        pip = min(pip, 2 * (H // 2 - foot) - int(0.02 * H))
+    big = G._fit(sm, pip)
     G._paste(half, big, W // 2 - big.shape[1] // 2, H // 2 - big.shape[0] // 2, colour)
-    # Bottom-right index: the top-left one rotated half a turn.
     full = half.copy()
-    tl = half[: H // 2 - int(0.16 * H), : W // 2]
+    tl = half[:foot, : W // 2]
     full[H - tl.shape[0]:, W - tl.shape[1]:] = np.minimum(full[H - tl.shape[0]:, W - tl.shape[1]:],
                                                           cv2.rotate(tl, cv2.ROTATE_180))
     card[:, :, :3] = full
