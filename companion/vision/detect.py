@@ -419,7 +419,9 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         small_ones = sizes[sizes < sizes[-1] / 1.3]
         cw = float(np.median(small_ones if len(small_ones) else sizes))
         single_ids = {id(b) for b in singles}
-        edge = _edge_estimate([b for b in blobs if id(b) not in single_ids], area_img)
+        # (Weighted by area, as where the hands alone set the size: a row broken into pieces by its pips gave many
+        # short stretches, and their plain median said a card 0.7 of its size, too small to correct a pair.)
+        edge = _edge_estimate([b for b in blobs if id(b) not in single_ids], area_img, by_area=True)
         # Lone "cards" all squatter than a card are tight fans (two cards, one a little off the other), only
         # a fifth or so bigger than one card: the hands' edges or a row may correct them by less than pairs.
         lo = 1.1 if all(b[4] < SQUAT for b in singles) else 1.3
