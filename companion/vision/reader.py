@@ -426,10 +426,13 @@ class Reader:
         # hand of court cards can pass for backs, and a corner of it reads there. But not retried further out:
         # on a back's pattern every frame finds ink, and five more frames a corner cost 20 ms a still for no card
         # on the tuning scenes.)
-        hands = [h for h in det.hands if not any(
-            _same_blob(h, quad, det.card_width) and _looks_like_back(image, quad) for quad in det.backs) or any(
-            r.index_box is not None and _inside(r.index_box.mean(axis=0), h) for r in corner_reads)]
-        backs = [h for h in det.hands if not any(h is k for k in hands)]
+        hands: list[np.ndarray] = []
+        backs: list[np.ndarray] = []  # hands set aside as face-down cards
+        for h in det.hands:
+            set_aside = any(_same_blob(h, quad, det.card_width) and _looks_like_back(image, quad)
+                            for quad in det.backs) and not any(
+                r.index_box is not None and _inside(r.index_box.mean(axis=0), h) for r in corner_reads)
+            (backs if set_aside else hands).append(h)
         far = [c for c in far if not any(_near_outline(c.origin, h, FAR_BACK * det.card_width) for h in backs)]
         corner_reads = self._dedupe(corner_reads, out, det.card_width)
         # A card-shaped blob that did not read may be two cards, one mostly on the other (its outline fills a

@@ -95,13 +95,15 @@ def font_card(font_path: str, code: str, ink: tuple[int, int, int] | None = None
     x, y = int(0.05 * W), int(0.05 * W)
     G._paste(half, rmask, x, y, colour)
     smask = G._fit(sm, int(rh * 0.75))
-    G._paste(half, smask, int(x + rmask.shape[1] / 2 - smask.shape[1] / 2), y + rh + int(0.2 * rh), colour)
+    suit_y = y + rh + int(0.2 * rh)
+    G._paste(half, smask, int(x + rmask.shape[1] / 2 - smask.shape[1] / 2), suit_y, colour)
     # The bottom-right index is the top-left quarter down to the index's foot rotated half a turn: a big (jumbo)
     # index reaches further down than the usual quarter, and the pip is then made small enough to stay clear.
     foot = H // 2 - int(0.16 * H)
     pip = int(0.3 * H)
-    if y + rh + int(0.2 * rh) + smask.shape[0] + int(0.02 * W) > foot:
-        foot = y + rh + int(0.2 * rh) + smask.shape[0] + int(0.02 * W)
+    index_foot = suit_y + smask.shape[0] + int(0.02 * W)
+    if index_foot > foot:
+        foot = index_foot
         pip = min(pip, 2 * (H // 2 - foot) - int(0.02 * H))
     big = G._fit(sm, pip)
     G._paste(half, big, W // 2 - big.shape[1] // 2, H // 2 - big.shape[0] // 2, colour)
