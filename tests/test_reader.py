@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from companion.vision import glyphs as G
+from companion.vision import reader_glyph
 from companion.vision.detect import detect_cards, white_mask
 from companion.vision.enrol import hungarian
 from companion.vision.reader import GUESSED_MARGIN, CornerRead, Reader, _ink_fits
@@ -1501,6 +1502,81 @@ def test_a_corner_the_network_names_alike_but_never_surely_is_named(
     assert _named_near(reader.read_still(sc.image), card, cw)
     monkeypatch.setattr(reader_mod, "REFINE_POOLED_MIN", 2.0)
     assert not _named_near(reader.read_still(sc.image), card, cw)
+
+
+def _font_deck_scene(font_file: str, seed: int, tmp_path, monkeypatch: pytest.MonkeyPatch,
+                     index_height: float | None = None) -> Scene:
+    """A table scene (2028x1520) dealt from a deck whose indices are set in ``font_file`` (a training font),
+    ``index_height`` card widths tall (the benchmark's small "peek" index by default); skipped where the font is
+    not installed (``scripts/test`` installs the DejaVu and URW fonts)."""
+    from benchmarks.vision_bench import ALL52, PEEK_INDEX
+    from companion.vision import synthetic
+    from companion.vision.glyphs import list_fonts
+    from companion.vision.reader_layout import font_card
+
+    font = next((f for f in list_fonts() if f.endswith("/" + font_file)), None)
+    if font is None:
+        pytest.skip(f"{font_file} not installed")
+    (tmp_path / "peek").mkdir()
+    for code in ALL52:
+        cv2.imwrite(str(tmp_path / "peek" / synthetic._file_name(code)), font_card(font, code, index_height=index_height or PEEK_INDEX))
+    monkeypatch.setenv("GANG_DECKS", str(tmp_path))
+    caches = (synthetic.available_decks, synthetic.card_image, synthetic.index_boxes)
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        return synthetic.render_scene(seed, size=(2028, 1520), deck="peek", jokers=False)
+    finally:
+        for cached in caches:
+            cached.cache_clear()
+
+
+def _codes_at(reader: Reader, sc: Scene, card: CardTruth) -> list[str | None]:
+    """What the reader names within half a card's width of ``card``'s centre."""
+    return [r.code for r in reader.read_still(sc.image) if np.linalg.norm(r.centre - card.centre) < 0.5 * _card_width(sc)]
+
+
+def test_the_corner_network_names_no_card_whose_suit_both_corners_glyphs_deny(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    # Small indices, 0.09 card widths tall, in DejaVu Serif: the glyphs of a 10 of clubs 125 px wide part its '1'
+    # from its '0', so the card is not named from them, but they say club at both corners (0.81, 0.96). The
+    # whole-corner network named the card 10 of spades at all six frames (pooled 0.7). The glyphs deny its suit
+    # (SUIT_DENY): it is not taken; the card is named from its outline scaled instead.
+    import companion.vision.reader as reader_mod
+
+    sc = _font_deck_scene("DejaVuSerif.ttf", 5112, tmp_path, monkeypatch)
+    card = next(c for c in sc.cards if c.code == "Tc")
+    monkeypatch.setattr(reader_glyph, "TEN_GAP", 0.35)  # the '1' left alone (TEN_GAP now reads it from the glyphs)
+    assert _codes_at(reader, sc, card) == ["Tc"]
+    monkeypatch.setattr(reader_mod, "SUIT_DENY", (2.0, 0.0))  # never denied
+    assert _codes_at(reader, sc, card) == ["Ts"]
+
+
+def test_a_small_ten_whose_one_stands_apart_is_read_whole(reader: Reader, monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path) -> None:
+    # Small indices in DejaVu Serif Condensed: the '1' of a 10 of clubs stands 0.37 of its height from the '0'
+    # (the index's pale thin strokes), over the 0.35 a rank's row grows by. The bare '1' read as a J at both
+    # corners (0.30, 0.45) and the card was named the jack of clubs (0.71). The '1' takes the '0' beside it
+    # (TEN_GAP): the card reads as the 10.
+    sc = _font_deck_scene("DejaVuSerifCondensed.ttf", 5112, tmp_path, monkeypatch)
+    card = next(c for c in sc.cards if c.code == "Tc")
+    assert _codes_at(reader, sc, card) == ["Tc"]
+    monkeypatch.setattr(reader_glyph, "TEN_GAP", 0.35)
+    assert _codes_at(reader, sc, card) == ["Jc"]
+
+
+def test_a_card_its_glyphs_name_unsurely_is_named_by_the_corner_network_sure_of_another(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    # A usual index size (0.13 card widths) in Nimbus Roman Italic: the queen's thin left side pales away, what is
+    # left reads as a 2 at both corners (0.52, 0.39) and the card was named 2 of spades (0.75). The whole-corner
+    # network, asked about a card its glyphs name under NET_CHECK, names the queen at 0.92 at both corners.
+    import companion.vision.reader as reader_mod
+
+    sc = _font_deck_scene("NimbusRoman-Italic.otf", 5100, tmp_path, monkeypatch, index_height=0.13)
+    card = next(c for c in sc.cards if c.code == "Qs")
+    assert _codes_at(reader, sc, card) == ["Qs"]
+    monkeypatch.setattr(reader_mod, "NET_CHECK", 0.0)
+    assert _codes_at(reader, sc, card) == ["2s"]
 
 
 def test_a_stacked_hand_of_three_is_not_split_as_a_pair_side_by_side(reader: Reader) -> None:

@@ -169,6 +169,15 @@ NET_SCALES = (1.0, 0.97, 0.94)
 # (Real dev photos: +2 plain, +3 softened, no read naming a card not there; tuning scenes: +1, no wrong read; at
 # 0.45, one more of each.)
 NET_POOLED_MIN = 0.6
+# ...unless the glyph reads of that card's corners deny its suit: together (multiplied) they say another suit with
+# at least SUIT_DENY[0] and the classifier's suit under SUIT_DENY[1] (a club 10 px tall on a card 125 px wide, its
+# rank read as a bare '1', named a spade by the classifier at all six frames; the glyphs said club at 0.81 and
+# 0.96, or at 0.44 and 0.89 against spade at 0.52 and 0.05). Two readers that contradict each other surely name
+# nothing.
+SUIT_DENY = (0.8, 0.15)
+# A whole card its glyphs name under this confidence is also read by the whole-corner classifier; sure of another
+# card at both corners (CORNER_NET_MIN), not denied its suit, it names the card instead.
+NET_CHECK = 0.9
 # Guessed corners inside a card named from a guessed corner only (its outline extrapolated from that corner) are
 # read by the corner classifier too, after the others, up to this many places: the card named may be the lower
 # of two, its extrapolated outline running under the upper card's index. (Tuning scenes: +11 pocket cards, none
@@ -224,6 +233,18 @@ class CornerRead:
     def card_scores(self) -> np.ndarray:
         """52 log-scores, card id order (rank_index * 4 + suit_index)."""
         return card_log_scores(self.rank_p, self.suit_p)
+
+
+def _suit_denied(reads: list[CornerRead], code: str) -> bool:
+    """The glyph reads of a card's corners deny ``code``'s suit (``SUIT_DENY``): their suit probabilities
+    multiplied (as ``Reader.decide`` multiplies the corners) and normalised give another suit at least
+    ``SUIT_DENY[0]`` and ``code``'s under ``SUIT_DENY[1]``. False where no corner's glyphs read."""
+    if not reads or len(code) != 2 or code[1] not in SUITS:
+        return False
+    joint = np.prod([np.asarray(r.suit_p, np.float64) + 1e-6 for r in reads], axis=0)
+    joint = joint / joint.sum()
+    k = SUITS.index(code[1])
+    return float(joint[k]) < SUIT_DENY[1] and float(np.delete(joint, k).max()) >= SUIT_DENY[0]
 
 
 def card_log_scores(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
@@ -751,7 +772,14 @@ class Reader:
         if code is None and self.corner_net is not None:
             # The index the glyph reader could not take apart (soft, 8-11 px tall), read whole at both corners.
             named = self._corner_net_read(image, q)
-            if named is not None:
+            if named is not None and not _suit_denied(reads, named[0]):
+                code, conf, start = named
+                return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
+        elif code is not None and conf < NET_CHECK and len(reads) == 2 and self.corner_net is not None:
+            # Named from its glyphs, not surely: the whole-corner classifier, sure of another card at both
+            # corners, names it instead (a rank in thin italic strokes whose pale side was lost: a queen read 2).
+            named = self._corner_net_read(image, q, pooled=False)
+            if named is not None and named[0] != code and not _suit_denied(reads, named[0]):
                 code, conf, start = named
                 return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
         ordered = np.roll(q, -start, axis=0).astype(np.float32)
@@ -799,13 +827,15 @@ class Reader:
             out.append(t)
         return out
 
-    def _corner_net_read(self, image: np.ndarray, q: np.ndarray) -> tuple[str, float, int] | None:
+    def _corner_net_read(self, image: np.ndarray, q: np.ndarray, pooled: bool = True
+                         ) -> tuple[str, float, int] | None:
         """A whole card (outline ``q``) named by the whole-corner classifier (``reader_corner``): (code,
         confidence, the corner taken as its top-left), or None. Its two index corners are read from the outline
         at each of ``NET_SCALES`` (an outline a pixel or two off moves a small index in its frame): as found,
         then the smaller ones in one batch. Named where at some scale both corners name the same card at
         ``CORNER_NET_MIN`` or more, or where both corners at every scale name the same card, their confidences'
-        geometric mean at ``NET_POOLED_MIN`` or more (a soft index the classifier names alike, never surely)."""
+        geometric mean at ``NET_POOLED_MIN`` or more (a soft index the classifier names alike, never surely; not
+        with ``pooled`` False)."""
         assert self.corner_net is not None
         starts = [k for k in range(4) if not corner_frame(q, k)[3]]
         if len(starts) != 2:
@@ -823,10 +853,10 @@ class Reader:
                     return code, float(np.sqrt(a * b)), starts[0]
             said += now
         code = said[0][0]
-        if code is not None and all(n == code for n, _ in said):
-            pooled = _geometric_mean([p for _, p in said])
-            if pooled >= NET_POOLED_MIN:
-                return code, pooled, starts[0]
+        if pooled and code is not None and all(n == code for n, _ in said):
+            mean = _geometric_mean([p for _, p in said])
+            if mean >= NET_POOLED_MIN:
+                return code, mean, starts[0]
         return None
 
     def _read_scaled(self, image: np.ndarray, read: CardRead) -> CardRead | None:

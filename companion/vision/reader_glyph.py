@@ -22,7 +22,7 @@ resort.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -37,6 +37,9 @@ PATCH_PX = 200  # pixels per card width in the corner frame
 PATCH_SIZE = (int(round(CORNER_W * PATCH_PX)), int(round(CORNER_H * PATCH_PX)))  # (w, h) = (68, 124)
 
 WAIST_TALL = 1.6  # a blob this many times taller than wide may be a rank and suit run together (_waist_split)
+# A rank seed that is a bare bar (a '1') takes a glyph of its own height beside it at up to this many times its
+# height away (a small index's '10' set with the '1''s wide side bearing: 0.37 in DejaVu Serif Condensed at 16 px).
+TEN_GAP = 0.6
 GLYPH_BOX = 32  # glyphs are normalised into this square for features
 
 
@@ -341,7 +344,8 @@ def _locate(cache: _Cache, patch_bgr: np.ndarray, ink: np.ndarray, paper: np.nda
             overlap = min(sy1, cy1) - max(sy0, cy0)
             gap = max(cx0 - sx1, sx0 - cx1, 0)
             inside_y = cy0 >= sy0 - 1 and cy1 <= sy1 + 1
-            if (overlap >= 0.5 * min(c[3], sy1 - sy0) or inside_y) and gap <= 0.35 * (sy1 - sy0) and \
+            if (overlap >= 0.5 * min(c[3], sy1 - sy0) or inside_y) and \
+                    (gap <= 0.35 * (sy1 - sy0) or gap <= TEN_GAP * (sy1 - sy0) and _beside_a_one(group, c)) and \
                     cy1 <= sy1 + 0.25 * (sy1 - sy0):
                 group.append(c)
                 sx0, sy0, sx1, sy1 = min(sx0, cx0), min(sy0, cy0), max(sx1, cx1), max(sy1, cy1)
@@ -372,6 +376,18 @@ def _locate(cache: _Cache, patch_bgr: np.ndarray, ink: np.ndarray, paper: np.nda
         suit_box = (ux0, uy0, ux1 - ux0, uy1 - uy0)
         suit_crop = _crop(ink, labels, n, [c[5] for c in sgroup], suit_box)
     return IndexGlyphs(rank_crop, suit_crop, rank_box, suit_box, paper.astype(np.float32), ink)
+
+
+def _beside_a_one(group: Sequence[tuple[int, ...]], c: tuple[int, ...]) -> bool:
+    """The row so far is one bar-like glyph (a '1': at most 0.35 times as wide as tall) and ``c`` (x, y, w, h,
+    ...) lies to its right, as tall (0.75-1.25 times), its top and foot within 0.15 of the height of the bar's:
+    the '0' of a '10'."""
+    if len(group) != 1:
+        return False
+    x, y, w, h = group[0][:4]
+    cx, cy, cw, ch = c[:4]
+    return w <= 0.35 * h and cx >= x + w and 0.75 * h <= ch <= 1.25 * h and abs(cy - y) <= 0.15 * h \
+        and abs(cy + ch - y - h) <= 0.15 * h
 
 
 def _ink_colour(patch_bgr: np.ndarray, ink: np.ndarray, mask: np.ndarray) -> np.ndarray:
