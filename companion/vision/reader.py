@@ -737,11 +737,14 @@ class Reader:
                 out = [r for r in out if not any(r is g for g in group)] + [whole]
         return out
 
-    def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False, faint: bool = False) -> CardRead:
+    def _read_quad(self, image: np.ndarray, quad: np.ndarray, both: bool = False, faint: bool = False,
+                   judges: list[CornerRead] | None = None) -> CardRead:
         """Read a whole card's outline: its best corner and the opposite one. With one corner read, the card
         is named only when it clears the threshold by the margin a guessed corner needs (an outline spanning
         parts of two cards reads one corner of each); with ``both``, only when both corners read (an outline
-        found from edges alone may be part of a hand). ``faint``: the ink threshold lowered (``FAINT``)."""
+        found from edges alone may be part of a hand). ``faint``: the ink threshold lowered (``FAINT``).
+        ``judges``: on a second try at a card's outline, the plain glyph reads of the outline as found, which
+        may deny the suit of what this try names (``SUIT_DENY``)."""
         q = quad.astype(np.float64)
         f = FAINT if faint else 1.0
         best = None
@@ -769,17 +772,25 @@ class Reader:
         code, conf, alts = self.decide(reads)
         if len(reads) < 2 and (both or conf < self.threshold + GUESSED_MARGIN):
             code = None
+        # Whose suit the glyphs may deny (SUIT_DENY): this outline's reads; on a second try (fainter ink, an
+        # outline scaled) the plain reads of the outline as found (fainter ink blurs a small club's lobes into a
+        # spade's top: a card the plain glyphs call club is not named a spade on a second try).
+        second_try = faint or judges is not None
+        if judges is None:
+            judges = self._plain_reads(image, q) if faint else reads
+        if code is not None and second_try and _suit_denied(judges, code):
+            code = None
         if code is None and self.corner_net is not None:
             # The index the glyph reader could not take apart (soft, 8-11 px tall), read whole at both corners.
             named = self._corner_net_read(image, q)
-            if named is not None and not _suit_denied(reads, named[0]):
+            if named is not None and not _suit_denied(judges, named[0]):
                 code, conf, start = named
                 return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
         elif code is not None and conf < NET_CHECK and len(reads) == 2 and self.corner_net is not None:
             # Named from its glyphs, not surely: the whole-corner classifier, sure of another card at both
             # corners, names it instead (a rank in thin italic strokes whose pale side was lost: a queen read 2).
             named = self._corner_net_read(image, q, pooled=False)
-            if named is not None and named[0] != code and not _suit_denied(reads, named[0]):
+            if named is not None and named[0] != code and not _suit_denied(judges, named[0]):
                 code, conf, start = named
                 return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
         ordered = np.roll(q, -start, axis=0).astype(np.float32)
@@ -787,6 +798,12 @@ class Reader:
             return CardRead(BACK, 0.6, ordered, "none", True)
         return CardRead(code, conf, ordered, "tl" if reads else "none", False,
                         index_box=reads[0].box if reads else None, alternatives=alts)
+
+    def _plain_reads(self, image: np.ndarray, q: np.ndarray) -> list[CornerRead]:
+        """The glyph reads, at the usual ink threshold, of a whole card's index corners (outline ``q``)."""
+        frames = [corner_frame(q, k) for k in range(4)]
+        return [r for r in (self.read_corner(image, o, xa, ya) for o, xa, ya, landscape in frames if not landscape)
+                if r is not None]
 
     def _read_truncated(self, image: np.ndarray, quad: np.ndarray, card_w: float | None) -> CardRead | None:
         """An edge outline that did not read, taken for the visible part of a card partly covered (by a book, a
@@ -864,10 +881,11 @@ class Reader:
         (``QUAD_JITTER``), plain ink and then faint: at low resolution (an index 10 px tall) a pixel or two of
         the outline decides whether the glyphs come apart. Named only when both corners read and agree by the
         guessed-corner margin (frames moved off the outline found are a guess); None when none is."""
+        judges = self._plain_reads(image, read.quad.astype(np.float64))
         for f in QUAD_JITTER:
             q = (f * (read.quad - read.centre) + read.centre).astype(np.float32)
             for faint in (False, True):
-                again = self._read_quad(image, q, both=True, faint=faint)
+                again = self._read_quad(image, q, both=True, faint=faint, judges=judges)
                 if again.code is not None and not again.face_down and \
                         again.confidence >= self.threshold + GUESSED_MARGIN:
                     return again
