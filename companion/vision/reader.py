@@ -775,22 +775,29 @@ class Reader:
         # Whose suit the glyphs may deny (SUIT_DENY): this outline's reads; on a second try (fainter ink, an
         # outline scaled) the plain reads of the outline as found (fainter ink blurs a small club's lobes into a
         # spade's top: a card the plain glyphs call club is not named a spade on a second try).
+        # (The plain reads are taken only when something is named: most outlines tried again name nothing.)
         second_try = faint or judges is not None
-        if judges is None:
-            judges = self._plain_reads(image, q) if faint else reads
-        if code is not None and second_try and _suit_denied(judges, code):
+        given = judges
+
+        def denied(named_code: str) -> bool:
+            nonlocal given
+            if given is None:
+                given = self._plain_reads(image, q) if faint else reads
+            return _suit_denied(given, named_code)
+
+        if code is not None and second_try and denied(code):
             code = None
         if code is None and self.corner_net is not None:
             # The index the glyph reader could not take apart (soft, 8-11 px tall), read whole at both corners.
             named = self._corner_net_read(image, q)
-            if named is not None and not _suit_denied(judges, named[0]):
+            if named is not None and not denied(named[0]):
                 code, conf, start = named
                 return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
         elif code is not None and conf < NET_CHECK and len(reads) == 2 and self.corner_net is not None:
             # Named from its glyphs, not surely: the whole-corner classifier, sure of another card at both
             # corners, names it instead (a rank in thin italic strokes whose pale side was lost: a queen read 2).
             named = self._corner_net_read(image, q, pooled=False)
-            if named is not None and named[0] != code and not _suit_denied(judges, named[0]):
+            if named is not None and named[0] != code and not denied(named[0]):
                 code, conf, start = named
                 return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
         ordered = np.roll(q, -start, axis=0).astype(np.float32)
