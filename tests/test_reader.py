@@ -1557,6 +1557,34 @@ def test_no_card_is_named_a_suit_both_corners_glyphs_deny(reader: Reader, monkey
     assert _codes_at(reader, sc, card) == ["Ts"]
 
 
+def _suit_read(suit_p: list[float]) -> CornerRead:
+    """A corner whose glyphs read a 7 with these suit probabilities (clubs, diamonds, hearts, spades)."""
+    rank_p = np.full(13, 0.01)
+    rank_p[5] = 0.8
+    return CornerRead(rank_p, np.array(suit_p), 0.0, None, False, None)
+
+
+@pytest.mark.parametrize("corners, code, denied", [
+    # The 10 px clubs the test above deals: club at 0.81 and 0.96, or at 0.44 and 0.89 against spade at 0.52 and
+    # 0.05. The network's spade is denied.
+    ([[0.81, 0.02, 0.02, 0.1], [0.96, 0.01, 0.01, 0.02]], "Ts", True),
+    ([[0.44, 0.02, 0.02, 0.52], [0.89, 0.02, 0.02, 0.05]], "Ts", True),
+    # A bold club (Noto Serif Display Bold, whole cards 110 px wide) whose glyphs read heart at 0.52 and 0.57:
+    # together 0.9, but neither corner sure of it. The network said 7c at 0.93 and 0.94: not denied.
+    ([[0.08, 0.14, 0.52, 0.05], [0.07, 0.19, 0.57, 0.05]], "7c", False),
+    # Corners whose glyphs read as hardly any suit (all four under 0.03 at one, the rest junk): normalised they
+    # multiply into a sure suit, but no corner says it. Not denied.
+    ([[0.003, 0.003, 0.023, 0.024], [0.01, 0.03, 0.1, 0.75]], "Qd", False),
+    # One corner sure of the other suit, and the two together: denied.
+    ([[0.003, 0.003, 0.023, 0.024], [0.02, 0.05, 0.05, 0.85]], "Qd", True),
+])
+def test_glyphs_deny_a_suit_only_where_one_corner_alone_is_sure_of_another(
+        corners: list[list[float]], code: str, denied: bool) -> None:
+    from companion.vision.reader import _suit_denied
+
+    assert _suit_denied([_suit_read(p) for p in corners], code) is denied
+
+
 def test_a_small_ten_whose_one_stands_apart_is_read_whole(reader: Reader, monkeypatch: pytest.MonkeyPatch,
                                                           tmp_path) -> None:
     # Small indices in DejaVu Serif Condensed: the '1' of a 10 of clubs stands 0.37 of its height from the '0'

@@ -172,7 +172,10 @@ NET_POOLED_MIN = 0.6
 # ...unless the glyph reads of that card's corners deny its suit: together (multiplied) they say another suit with
 # at least SUIT_DENY[0] and the classifier's suit under SUIT_DENY[1] (a club 10 px tall on a card 125 px wide, its
 # rank read as a bare '1', named a spade by the classifier at all six frames; the glyphs said club at 0.81 and
-# 0.96, or at 0.44 and 0.89 against spade at 0.52 and 0.05). Two readers that contradict each other surely name
+# 0.96, or at 0.44 and 0.89 against spade at 0.52 and 0.05), and one corner's glyphs alone say that other suit
+# with at least SUIT_DENY[0] too (two middling reads of a suit multiply into a sure one: a bold club read a heart
+# at 0.52 and 0.57 at the corners of a seven the classifier named 7c at 0.93 and 0.94; and corners whose glyphs read
+# as hardly any suit, all four under 0.03, normalise into one). Two readers that contradict each other surely name
 # nothing.
 SUIT_DENY = (0.8, 0.15)
 # A whole card its glyphs name under this confidence is also read by the whole-corner classifier; sure of another
@@ -238,13 +241,17 @@ class CornerRead:
 def _suit_denied(reads: list[CornerRead], code: str) -> bool:
     """The glyph reads of a card's corners deny ``code``'s suit (``SUIT_DENY``): their suit probabilities
     multiplied (as ``Reader.decide`` multiplies the corners) and normalised give another suit at least
-    ``SUIT_DENY[0]`` and ``code``'s under ``SUIT_DENY[1]``. False where no corner's glyphs read."""
+    ``SUIT_DENY[0]`` and ``code``'s under ``SUIT_DENY[1]``, and one corner alone gives that other suit at least
+    ``SUIT_DENY[0]``. False where no corner's glyphs read."""
     if not reads or len(code) != 2 or code[1] not in SUITS:
         return False
-    joint = np.prod([np.asarray(r.suit_p, np.float64) + 1e-6 for r in reads], axis=0)
+    probs = np.array([np.asarray(r.suit_p, np.float64) for r in reads])
+    joint = np.prod(probs + 1e-6, axis=0)
     joint = joint / joint.sum()
     k = SUITS.index(code[1])
-    return float(joint[k]) < SUIT_DENY[1] and float(np.delete(joint, k).max()) >= SUIT_DENY[0]
+    other = int(np.argmax(np.where(np.arange(len(SUITS)) == k, -1.0, joint)))
+    return float(joint[k]) < SUIT_DENY[1] and float(joint[other]) >= SUIT_DENY[0] and \
+        float(probs[:, other].max()) >= SUIT_DENY[0]
 
 
 def card_log_scores(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
