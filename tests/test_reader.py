@@ -1647,6 +1647,26 @@ def test_a_ten_whose_one_ran_into_the_card_edge_is_read_in_a_hand(reader: Reader
     assert _named_near(reads, card, _card_width(sc))
 
 
+def test_a_six_its_frame_cuts_on_the_left_is_not_named_a_five(reader: Reader, monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    # A hand of two, the 6 of spades over the 2 of hearts: an outline corner of the hand, its frame turned a
+    # quarter, put the six's own index against the frame's left border, and its right half read as a 5 (5s at
+    # 0.67, over the guessed-corner margin). A 5 cut on the left at a guessed corner, perhaps a 6, needs
+    # CUT_MARGIN more, as a 3 (perhaps an 8) does.
+    import companion.vision.reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5016, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    hand = [c for c in sc.cards if c.code in ("6s", "2h")]
+    named = {r.code for r in reader.read_still(sc.image)
+             if any(np.linalg.norm(r.centre - c.centre) < _card_width(sc) for c in hand)}
+    assert named == {"6s", "2h"}
+    monkeypatch.setattr(reader_mod, "CUT_RANKS", "3")
+    named = {r.code for r in reader.read_still(sc.image)
+             if any(np.linalg.norm(r.centre - c.centre) < _card_width(sc) for c in hand)}
+    assert named == {"6s", "2h", "5s"}
+
+
 def test_a_hand_of_backs_is_not_searched_for_indices(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     # Three fanned pairs of patterned backs and four community cards, the whole table in view: the backs' lattice
     # gave hundreds of index-search frames, read in vain (one still took 0.9 s). Hands taken for backs, none of

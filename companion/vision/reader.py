@@ -48,7 +48,10 @@ OUTSET = 0.015  # card widths
 # once a parted suit kept its joint: reader_glyph); at 0.1, 600 and 267 with two wrong. The real photos' dev
 # half: 194 -> 196 cards, no new wrong read.
 GUESSED_MARGIN = 0.15
-CUT_MARGIN = 0.15  # more still for a 3 cut on the left at a guessed corner (``CornerRead.cut_three``)
+CUT_MARGIN = 0.15  # more still for a rank cut on the left at a guessed corner (``CornerRead.cut``)
+# Ranks that another rank cut on the left looks like: the right half of an 8 is a 3, of a 6 a 5 (a frame at a
+# hand's outline corner, turned a quarter, cut the 6 of spades above its own index: 5s at 0.67).
+CUT_RANKS = "35"
 # A guessed corner that does not read is tried again a little further out along x and y (card widths): a frame
 # off by a pixel or two cuts a glyph at the patch border. (The card's edge taken in along the top or left is
 # cleared by the locator itself. Outline corners found at low resolution sit a little inside the card more often
@@ -229,9 +232,9 @@ class CornerRead:
     red: bool
     box: np.ndarray | None  # 4x2 pixels around the index
     glyphs: tuple[tuple[float, float], tuple[float, float], int] | None = None  # rank, suit centres; rank top
-    # A 3 whose left side the frame's border cuts, at a guessed corner: perhaps the right half of an 8 (the
-    # frame a little off the card's edge); it needs ``CUT_MARGIN`` more to be named there.
-    cut_three: bool = False
+    # A 3 or 5 whose left side the frame's border cuts, at a guessed corner: perhaps the right half of an 8 or
+    # a 6 (``CUT_RANKS``; the frame a little off the card's edge); it needs ``CUT_MARGIN`` more to be named there.
+    cut: bool = False
 
     def card_scores(self) -> np.ndarray:
         """52 log-scores, card id order (rank_index * 4 + suit_index)."""
@@ -352,8 +355,8 @@ class Reader:
         t = t - t.mean()
         t = t / (np.linalg.norm(t) + 1e-6)
         feats = np.concatenate([rf, sf, t.astype(np.float32)])
-        cut_three = guessed and g.rank_box[0] <= 0 and RANKS[int(np.argmax(rank_p))] == "3"
-        return CornerRead(rank_p, suit_p, joker, feats, red, box, centres, cut_three=cut_three)
+        cut = guessed and g.rank_box[0] <= 0 and RANKS[int(np.argmax(rank_p))] in CUT_RANKS
+        return CornerRead(rank_p, suit_p, joker, feats, red, box, centres, cut=cut)
 
     def decide(self, reads: list[CornerRead], guessed: bool = False
                ) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
@@ -1096,10 +1099,10 @@ class Reader:
             return None, located
         code, conf, alts = self.decide([r], guessed=True)
         need = self.threshold + GUESSED_MARGIN
-        if code is None or (r.cut_three and conf < need + CUT_MARGIN) or (  # nothing seconds a cut 3
+        if code is None or (r.cut and conf < need + CUT_MARGIN) or (  # nothing seconds a cut rank
                 conf < need and not self._deck_agrees([r], code)
                 and not self._net_agrees(image, at, x_axis, y_axis, code)):
-            if code is None and not r.cut_three:
+            if code is None and not r.cut:
                 self._unnamed.append(_Unnamed(at, x_axis, y_axis, quad, True))
             return None, located
         return CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts), located
