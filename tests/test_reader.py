@@ -1667,6 +1667,27 @@ def test_a_six_its_frame_cuts_on_the_left_is_not_named_a_five(reader: Reader, mo
     assert named == {"6s", "2h", "5s"}
 
 
+def test_a_card_edge_over_a_pip_of_a_card_named_from_its_corner_is_no_jack(reader: Reader,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hand of three (5d, Kc, 4h), each named from a guessed corner. A frame inside the five, at its diamond pip
+    # with the king's edge over it, was read by the corner network as the jack of diamonds in all 26 frames about
+    # it, never surely (pooled 0.58), and named. Inside a card named from a guessed corner, where its own pips
+    # and lines show, pooling needs REFINE_POOLED_UNDER.
+    import companion.vision.reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5101, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    codes = {c.code for c in sc.cards if c.face_up}
+    assert "Jd" not in codes
+
+    def named() -> set[str | None]:
+        return {r.code for r in reader.read_still(sc.image) if r.code and not r.face_down}
+
+    assert named() == codes
+    monkeypatch.setattr(reader_mod, "REFINE_POOLED_UNDER", reader_mod.REFINE_POOLED_MIN)
+    assert named() == codes | {"Jd"}
+
+
 def test_a_hand_of_backs_is_not_searched_for_indices(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     # Three fanned pairs of patterned backs and four community cards, the whole table in view: the backs' lattice
     # gave hundreds of index-search frames, read in vain (one still took 0.9 s). Hands taken for backs, none of

@@ -159,6 +159,10 @@ REFINE_AGREE = 3
 # another card, pooled 0.58-0.87.)
 REFINE_ABSTAIN = 1
 REFINE_POOLED_MIN = 0.55
+# ...and this about a frame inside a card named from a guessed corner only (UNDER_FRAMES), where that card's own pips
+# and lines show: a card's edge over a diamond pip of a five read as the jack of diamonds in all 26 frames, pooled
+# 0.58 (the four-colour training deck, seed 5101); a lower queen's index there pooled 0.71 (tuning scenes, low res.).
+REFINE_POOLED_UNDER = 0.65
 PLACE = 0.06
 INDEX_AT = (0.1, 0.18)  # an index's middle in its corner frame (card widths along the frame's axes)
 INDEX_BOX = ((0.03, 0.03), (0.17, 0.03), (0.17, 0.33), (0.03, 0.33))  # and its usual box
@@ -595,19 +599,21 @@ class Reader:
         looked = list(zip(first, said))
         if rest:
             looked += list(zip(rest, name(rest)))
-        got.update(self._refined(image, looked, have | set(got)))
+        got.update(self._refined(image, looked, have | set(got), {id(frames[i]) for i in np.flatnonzero(under)}))
         new = self._dedupe(list(got.values()), [r for r in named if id(r) not in guessed], card_w)
         return _without_tight_fans(reads, new) + new if new else reads
 
-    def _refined(self, image: np.ndarray, looked: list[tuple[_Unnamed, tuple[str | None, float]]], have: set[str]
-                 ) -> dict[str, CardRead]:
+    def _refined(self, image: np.ndarray, looked: list[tuple[_Unnamed, tuple[str | None, float]]], have: set[str],
+                 under: AbstractSet[int] = frozenset()) -> dict[str, CardRead]:
         """Cards the corner classifier half believes at a frame ``looked`` at (``REFINE_LOOK`` or more, under
         ``NET_ALONE_MIN``; not in ``have``), read again about that frame, shifted and turned a little: a low-
         resolution outline's corner, or an index search's guess, lies a few hundredths of a card off the card's,
         and the network, trained on frames at the corner, is far less sure there. Named where one of those frames
         says the card at ``NET_ALONE_MIN`` or more and ``REFINE_AGREE`` of them say it at all, or where all of them
         but ``REFINE_ABSTAIN`` say it, none another card, their confidences' geometric mean at
-        ``REFINE_POOLED_MIN`` or more; the ``REFINE_PLACES`` likeliest cards, one batch."""
+        ``REFINE_POOLED_MIN`` or more (``REFINE_POOLED_UNDER`` about a frame in ``under``, ids of frames inside a
+        card named from a guessed corner: that card's own pips and lines are there); the ``REFINE_PLACES``
+        likeliest cards, one batch."""
         assert self.corner_net is not None
         near: dict[str, tuple[float, _Unnamed]] = {}
         for f, (code, conf) in looked:
@@ -615,6 +621,8 @@ class Reader:
                     code not in near or conf > near[code][0]):
                 near[code] = (conf, f)
         todo: list[tuple[str, _Unnamed]] = []
+        pooled_min = {code: REFINE_POOLED_UNDER if id(f) in under else REFINE_POOLED_MIN
+                      for code, (_, f) in near.items()}
         for code, (_, f) in sorted(near.items(), key=lambda kv: -kv[1][0])[:REFINE_PLACES]:
             for turn in REFINE_TURNS:
                 xa, ya = _rotated(f.x_axis, turn), _rotated(f.y_axis, turn)
@@ -637,7 +645,7 @@ class Reader:
             elif len(mine) - len(votes) <= REFINE_ABSTAIN and not any(c not in (None, code) for c, _, _ in mine):
                 # Never sure, but said in all the frames about it (one may abstain), no other card said there.
                 pooled = _geometric_mean([v for v, _ in votes])
-                if pooled >= REFINE_POOLED_MIN:
+                if pooled >= pooled_min[code]:
                     out[code] = f.named(code, pooled)
         return out
 
