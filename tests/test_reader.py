@@ -1688,6 +1688,34 @@ def test_a_card_edge_over_a_pip_of_a_card_named_from_its_corner_is_no_jack(reade
     assert named() == codes | {"Jd"}
 
 
+@pytest.mark.parametrize("seed, kind, wrong, switch", [
+    # An 8 of clubs whose frame (a hand's outline corner, low resolution) cut the top of its rank: the corner
+    # network named 6c at 0.91.
+    (5145, "lo", "6c", ("CUT_TOP_RANKS", "")),
+    # A 4 of clubs in the four-colour deck (grey clubs, orange diamonds) on a purple cloth: the network named 4d at
+    # 0.9 where the glyphs read a club at 0.94.
+    (5109, "lo", "4d", ("SUIT_DENY", (2.0, 0.0))),
+])
+def test_the_glyphs_at_a_frame_deny_what_the_corner_network_names_there(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, kind: str, wrong: str,
+        switch: tuple[str, object]) -> None:
+    import companion.vision.reader as reader_mod
+
+    sc = _tuning_scene_of(seed, kind)
+    assert wrong not in {c.code for c in sc.cards if c.face_up}
+    assert wrong not in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, *switch)
+    assert wrong in {r.code for r in reader.read_still(sc.image)}
+
+
+def _tuning_scene_of(seed: int, kind: str) -> Scene:
+    """A four-colour deck's scene of ``tools/tune_ab.KINDS`` ``kind``."""
+    from companion.vision.synthetic import render_scene
+    from tools.tune_ab import KINDS
+
+    return render_scene(seed, deck="saulspatz_gang4colour", jokers=False, **KINDS[kind])
+
+
 def test_a_hand_of_backs_is_not_searched_for_indices(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     # Three fanned pairs of patterned backs and four community cards, the whole table in view: the backs' lattice
     # gave hundreds of index-search frames, read in vain (one still took 0.9 s). Hands taken for backs, none of

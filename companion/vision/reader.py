@@ -52,6 +52,10 @@ CUT_MARGIN = 0.15  # more still for a rank cut on the left at a guessed corner (
 # Ranks that another rank cut on the left looks like: the right half of an 8 is a 3, of a 6 a 5 (a frame at a
 # hand's outline corner, turned a quarter, cut the 6 of spades above its own index: 5s at 0.67).
 CUT_RANKS = "35"
+# Ranks the lower part of another rank looks like, to the corner classifier: an 8 whose top the frame's top border
+# cuts is a 6 (two frames of the four-colour deck's 8s, named 6 at 0.91 and 0.93). Not named by the classifier at a
+# guessed frame whose rank glyph touches the frame's top (``Reader._glyphs_deny``).
+CUT_TOP_RANKS = "6"
 # A guessed corner that does not read is tried again a little further out along x and y (card widths): a frame
 # off by a pixel or two cuts a glyph at the patch border. (The card's edge taken in along the top or left is
 # cleared by the locator itself. Outline corners found at low resolution sit a little inside the card more often
@@ -579,7 +583,7 @@ class Reader:
             said = self.corner_net.name(np.stack([frame_input(image, f.origin, f.x_axis, f.y_axis) for f in todo]))
             for f, (code, conf) in zip(todo, said):
                 if code is not None and conf >= NET_ALONE_MIN and code not in have and (
-                        code not in got or conf > got[code].confidence):
+                        code not in got or conf > got[code].confidence) and not self._glyphs_deny(image, f, code):
                     got[code] = f.named(code, conf)
             return said
 
@@ -640,6 +644,8 @@ class Reader:
             if len(votes) < REFINE_AGREE:
                 continue
             conf, f = max(votes, key=lambda v: v[0])
+            if self._glyphs_deny(image, f, code):
+                continue
             if conf >= NET_ALONE_MIN:
                 out[code] = f.named(code, conf)
             elif len(mine) - len(votes) <= REFINE_ABSTAIN and not any(c not in (None, code) for c, _, _ in mine):
@@ -648,6 +654,19 @@ class Reader:
                 if pooled >= pooled_min[code]:
                     out[code] = f.named(code, pooled)
         return out
+
+    def _glyphs_deny(self, image: np.ndarray, f: _Unnamed, code: str) -> bool:
+        """The glyphs at a guessed frame deny the card the corner classifier names there: the frame's top border
+        cuts the rank and the card is a rank such a cut fakes (``CUT_TOP_RANKS``), or the suit the glyphs read
+        denies its suit (``SUIT_DENY``, one corner)."""
+        patch = corner_patch(image, f.origin, f.x_axis, f.y_axis)
+        g = locate_index(patch, whole_only=True)
+        if g is None:
+            return False
+        if code[0] in CUT_TOP_RANKS and g.rank_box[1] <= 0:
+            return True
+        r = self.read_glyphs(g, patch)
+        return r is not None and _suit_denied([r], code)
 
     def _index_card_sizes(self, image: np.ndarray, det: Detection) -> list[float]:
         """The short sides of up to ``SIZE_CARDS`` cards found by their two indices that read: in the hands (where
