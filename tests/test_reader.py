@@ -1708,6 +1708,20 @@ def test_the_glyphs_at_a_frame_deny_what_the_corner_network_names_there(
     assert wrong in {r.code for r in reader.read_still(sc.image)}
 
 
+def test_the_zero_of_a_ten_its_frame_cuts_on_the_left_is_not_named_a_queen(reader: Reader,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hand of two at low resolution, the 7 of spades over the 10 of clubs: a frame at the hand's outline
+    # corner cut the ten's '1' away, and the '0' read as a Q (Qc at 0.69). A Q cut on the left at a guessed
+    # corner needs CUT_MARGIN more (CUT_RANKS).
+    import companion.vision.reader as reader_mod
+
+    sc = _tuning_scene_of(5104, "lo")
+    assert "Qc" not in {c.code for c in sc.cards if c.face_up}
+    assert "Qc" not in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, "CUT_RANKS", "35")
+    assert "Qc" in {r.code for r in reader.read_still(sc.image)}
+
+
 def _tuning_scene_of(seed: int, kind: str) -> Scene:
     """A four-colour deck's scene of ``tools/tune_ab.KINDS`` ``kind``."""
     from companion.vision.synthetic import render_scene

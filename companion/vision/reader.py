@@ -50,8 +50,9 @@ OUTSET = 0.015  # card widths
 GUESSED_MARGIN = 0.15
 CUT_MARGIN = 0.15  # more still for a rank cut on the left at a guessed corner (``CornerRead.cut``)
 # Ranks that another rank cut on the left looks like: the right half of an 8 is a 3, of a 6 a 5 (a frame at a
-# hand's outline corner, turned a quarter, cut the 6 of spades above its own index: 5s at 0.67).
-CUT_RANKS = "35"
+# hand's outline corner, turned a quarter, cut the 6 of spades above its own index: 5s at 0.67), the '0' of a 10 a
+# Q (a frame at a lower 10 of clubs: Qc at 0.69; tuning sets: +1 card, a king the queen's read had kept out).
+CUT_RANKS = "35Q"
 # Ranks the lower part of another rank looks like, to the corner classifier: an 8 whose top the frame's top border
 # cuts is a 6 (two frames of the four-colour deck's 8s, named 6 at 0.91 and 0.93). Not named by the classifier at a
 # guessed frame whose rank glyph touches the frame's top (``Reader._glyphs_deny``).
