@@ -1722,6 +1722,19 @@ def test_the_zero_of_a_ten_its_frame_cuts_on_the_left_is_not_named_a_queen(reade
     assert "Qc" in {r.code for r in reader.read_still(sc.image)}
 
 
+def test_a_suit_beside_the_rank_not_under_it_is_not_its_suit(reader: Reader, monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    # A fan of three at low resolution (9s over Jc over Kd): a frame beside the 9 (the fan's next card, SLIDES)
+    # found the jack's bare stem with its club run into it as the rank, and the 9's spade pip beside it, left of
+    # the rank's column by 0.17 of its height, as the suit: Js at 0.76. The suit must lie under the rank
+    # (SUIT_APART).
+    sc = _tuning_scene_of(5069, "lo")
+    assert "Js" not in {c.code for c in sc.cards if c.face_up}
+    assert "Js" not in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_glyph, "SUIT_APART", 10.0)
+    assert "Js" in {r.code for r in reader.read_still(sc.image)}
+
+
 def _tuning_scene_of(seed: int, kind: str) -> Scene:
     """A four-colour deck's scene of ``tools/tune_ab.KINDS`` ``kind``."""
     from companion.vision.synthetic import render_scene
