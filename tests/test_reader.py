@@ -1486,7 +1486,10 @@ def test_a_corner_the_network_half_believes_is_read_in_the_frames_about_it(
     assert not found()
 
 
-@pytest.mark.parametrize("seed,code", [(5052, "7d"), (5063, "Th")])
+# (5052's 7d, the first case, has been read from its glyphs since the suit must lie under the rank (SUIT_APART);
+# 5063's 10 of hearts, the second, is no longer pooled: its frames now say it at 0.29-0.61. The 5034 queen is the
+# one card of seeds 5030-5069 there the pooled rule names, inside a card named from a guessed corner.)
+@pytest.mark.parametrize("seed,code", [(5034, "Qs")])
 def test_a_corner_the_network_names_alike_but_never_surely_is_named(
         reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, code: str) -> None:
     # A pocket card about 85 px wide: the corner classifier names it in all 26 frames shifted and turned about its
@@ -1501,6 +1504,7 @@ def test_a_corner_the_network_names_alike_but_never_surely_is_named(
     cw = _card_width(sc)
     assert _named_near(reader.read_still(sc.image), card, cw)
     monkeypatch.setattr(reader_mod, "REFINE_POOLED_MIN", 2.0)
+    monkeypatch.setattr(reader_mod, "REFINE_POOLED_UNDER", 2.0)  # (inside a card named from a guessed corner)
     assert not _named_near(reader.read_still(sc.image), card, cw)
 
 
