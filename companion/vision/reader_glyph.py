@@ -40,9 +40,6 @@ WAIST_TALL = 1.6  # a blob this many times taller than wide may be a rank and su
 # A rank seed that is a bare bar (a '1') takes a glyph of its own height beside it at up to this many times its
 # height away (a small index's '10' set with the '1''s wide side bearing: 0.37 in DejaVu Serif Condensed at 16 px).
 TEN_GAP = 0.6
-# The suit lies under the rank: their columns overlap, or stand at most this many rank heights apart. (A bare J
-# stem, its club run into it, took the spade of the card below and beside it for its suit: Js at 0.76.)
-SUIT_APART = 0.1
 GLYPH_BOX = 32  # glyphs are normalised into this square for features
 
 
@@ -362,7 +359,6 @@ def _locate(cache: _Cache, patch_bgr: np.ndarray, ink: np.ndarray, paper: np.nda
     lap = 0.4 if split or waist else 0.2
     below = [c for c in comps if c not in group and c[1] >= sy1 - lap * rh and c[1] <= sy1 + 1.2 * rh
              and abs(c[0] + c[2] / 2 - rcx) <= max(0.9 * rh, (sx1 - sx0) / 2 + 0.3 * rh)
-             and c[0] <= sx1 + SUIT_APART * rh and c[0] + c[2] >= sx0 - SUIT_APART * rh
              and max(c[2], c[3]) >= 0.3 * rh and c[2] >= 0.2 * rh]
     suit_crop = None
     suit_box = None
