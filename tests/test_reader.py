@@ -679,14 +679,16 @@ def test_a_damaged_cnn_file_leaves_the_mlp_reading(tmp_path) -> None:
     assert [r.code for r in reader.read_still(img)] == ["Kd"]
 
 
-def _tuning_scene(seed: int, deck: str, small: bool = False) -> Scene:
+def _tuning_scene(seed: int, deck: str, small: bool = False, low: bool = False) -> Scene:
     """A synthetic table dealt on a tuning seed (5000-5259, never the benchmark's), at pocket_diag's size;
     ``small``: the whole table in view, cards 0.085 of the picture's height, at the camera's full 4056x3040
-    (``pocket_diag --width 4056 --card-height 0.085``)."""
+    (``pocket_diag --width 4056 --card-height 0.085``); ``low``: those small cards from the lower-resolution
+    camera, 2028x1521 (``tools/tune_ab.py``'s kind 'lo')."""
     from companion.vision.synthetic import render_scene
 
-    if small:
-        return render_scene(seed, size=(4056, 3040), deck=deck, jokers=False, card_height=0.085)
+    if small or low:
+        size = (2028, 1521) if low else (4056, 3040)
+        return render_scene(seed, size=size, deck=deck, jokers=False, card_height=0.085)
     return render_scene(seed, size=(2028, 1520), deck=deck, jokers=False)
 
 
@@ -1655,17 +1657,17 @@ def test_a_six_its_frame_cuts_on_the_left_is_not_named_a_five(reader: Reader, mo
     # 0.67, over the guessed-corner margin). A 5 cut on the left at a guessed corner, perhaps a 6, needs
     # CUT_MARGIN more, as a 3 (perhaps an 8) does.
     import companion.vision.reader as reader_mod
-    from companion.vision.synthetic import render_scene
 
-    sc = render_scene(5016, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    sc = _tuning_scene(5016, "saulspatz_gang4colour")
     hand = [c for c in sc.cards if c.code in ("6s", "2h")]
-    named = {r.code for r in reader.read_still(sc.image)
-             if any(np.linalg.norm(r.centre - c.centre) < _card_width(sc) for c in hand)}
-    assert named == {"6s", "2h"}
+
+    def named() -> set[str | None]:
+        return {r.code for r in reader.read_still(sc.image)
+                if any(np.linalg.norm(r.centre - c.centre) < _card_width(sc) for c in hand)}
+
+    assert named() == {"6s", "2h"}
     monkeypatch.setattr(reader_mod, "CUT_RANKS", "3")
-    named = {r.code for r in reader.read_still(sc.image)
-             if any(np.linalg.norm(r.centre - c.centre) < _card_width(sc) for c in hand)}
-    assert named == {"6s", "2h", "5s"}
+    assert named() == {"6s", "2h", "5s"}
 
 
 def test_a_card_edge_over_a_pip_of_a_card_named_from_its_corner_is_no_jack(reader: Reader,
@@ -1675,9 +1677,8 @@ def test_a_card_edge_over_a_pip_of_a_card_named_from_its_corner_is_no_jack(reade
     # it, never surely (pooled 0.58), and named. Inside a card named from a guessed corner, where its own pips
     # and lines show, pooling needs REFINE_POOLED_UNDER.
     import companion.vision.reader as reader_mod
-    from companion.vision.synthetic import render_scene
 
-    sc = render_scene(5101, size=(2028, 1520), deck="saulspatz_gang4colour", jokers=False)
+    sc = _tuning_scene(5101, "saulspatz_gang4colour")
     codes = {c.code for c in sc.cards if c.face_up}
     assert "Jd" not in codes
 
@@ -1689,20 +1690,19 @@ def test_a_card_edge_over_a_pip_of_a_card_named_from_its_corner_is_no_jack(reade
     assert named() == codes | {"Jd"}
 
 
-@pytest.mark.parametrize("seed, kind, wrong, switch", [
+@pytest.mark.parametrize("seed, wrong, switch", [
     # An 8 of clubs whose frame (a hand's outline corner, low resolution) cut the top of its rank: the corner
     # network named 6c at 0.91.
-    (5145, "lo", "6c", ("CUT_TOP_RANKS", "")),
+    (5145, "6c", ("CUT_TOP_RANKS", "")),
     # A 4 of clubs in the four-colour deck (grey clubs, orange diamonds) on a purple cloth: the network named 4d at
     # 0.9 where the glyphs read a club at 0.94.
-    (5109, "lo", "4d", ("SUIT_DENY", (2.0, 0.0))),
+    (5109, "4d", ("SUIT_DENY", (2.0, 0.0))),
 ])
 def test_the_glyphs_at_a_frame_deny_what_the_corner_network_names_there(
-        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, kind: str, wrong: str,
-        switch: tuple[str, object]) -> None:
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, wrong: str, switch: tuple[str, object]) -> None:
     import companion.vision.reader as reader_mod
 
-    sc = _tuning_scene_of(seed, kind)
+    sc = _tuning_scene(seed, "saulspatz_gang4colour", low=True)
     assert wrong not in {c.code for c in sc.cards if c.face_up}
     assert wrong not in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, *switch)
@@ -1716,19 +1716,11 @@ def test_the_zero_of_a_ten_its_frame_cuts_on_the_left_is_not_named_a_queen(reade
     # corner needs CUT_MARGIN more (CUT_RANKS).
     import companion.vision.reader as reader_mod
 
-    sc = _tuning_scene_of(5104, "lo")
+    sc = _tuning_scene(5104, "saulspatz_gang4colour", low=True)
     assert "Qc" not in {c.code for c in sc.cards if c.face_up}
     assert "Qc" not in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "CUT_RANKS", "35")
     assert "Qc" in {r.code for r in reader.read_still(sc.image)}
-
-
-def _tuning_scene_of(seed: int, kind: str) -> Scene:
-    """A four-colour deck's scene of ``tools/tune_ab.KINDS`` ``kind``."""
-    from companion.vision.synthetic import render_scene
-    from tools.tune_ab import KINDS
-
-    return render_scene(seed, deck="saulspatz_gang4colour", jokers=False, **KINDS[kind])
 
 
 def test_a_hand_of_backs_is_not_searched_for_indices(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:

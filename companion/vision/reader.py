@@ -241,8 +241,9 @@ class CornerRead:
     red: bool
     box: np.ndarray | None  # 4x2 pixels around the index
     glyphs: tuple[tuple[float, float], tuple[float, float], int] | None = None  # rank, suit centres; rank top
-    # A 3 or 5 whose left side the frame's border cuts, at a guessed corner: perhaps the right half of an 8 or
-    # a 6 (``CUT_RANKS``; the frame a little off the card's edge); it needs ``CUT_MARGIN`` more to be named there.
+    # A 3, 5 or Q whose left side the frame's border cuts, at a guessed corner: perhaps the right half of an 8 or
+    # a 6, or a 10's '0' (``CUT_RANKS``; the frame a little off the card's edge); it needs ``CUT_MARGIN`` more to
+    # be named there.
     cut: bool = False
 
     def card_scores(self) -> np.ndarray:
@@ -626,8 +627,6 @@ class Reader:
                     code not in near or conf > near[code][0]):
                 near[code] = (conf, f)
         todo: list[tuple[str, _Unnamed]] = []
-        pooled_min = {code: REFINE_POOLED_UNDER if id(f) in under else REFINE_POOLED_MIN
-                      for code, (_, f) in near.items()}
         for code, (_, f) in sorted(near.items(), key=lambda kv: -kv[1][0])[:REFINE_PLACES]:
             for turn in REFINE_TURNS:
                 xa, ya = _rotated(f.x_axis, turn), _rotated(f.y_axis, turn)
@@ -645,15 +644,15 @@ class Reader:
             if len(votes) < REFINE_AGREE:
                 continue
             conf, f = max(votes, key=lambda v: v[0])
-            if self._glyphs_deny(image, f, code):
-                continue
-            if conf >= NET_ALONE_MIN:
-                out[code] = f.named(code, conf)
-            elif len(mine) - len(votes) <= REFINE_ABSTAIN and not any(c not in (None, code) for c, _, _ in mine):
+            if conf < NET_ALONE_MIN:
+                if len(mine) - len(votes) > REFINE_ABSTAIN or any(c not in (None, code) for c, _, _ in mine):
+                    continue
                 # Never sure, but said in all the frames about it (one may abstain), no other card said there.
-                pooled = _geometric_mean([v for v, _ in votes])
-                if pooled >= pooled_min[code]:
-                    out[code] = f.named(code, pooled)
+                conf = _geometric_mean([v for v, _ in votes])
+                if conf < (REFINE_POOLED_UNDER if id(near[code][1]) in under else REFINE_POOLED_MIN):
+                    continue
+            if not self._glyphs_deny(image, f, code):  # (asked only of a card about to be named)
+                out[code] = f.named(code, conf)
         return out
 
     def _glyphs_deny(self, image: np.ndarray, f: _Unnamed, code: str) -> bool:
