@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.detect import shrink
+from companion.vision.detect import components, shrink
 
 WORK_SIDE = 1400  # the longer side of the working picture (pixels), at most
 GLYPH_PX = (6, 60)  # an index glyph's longer side at the working resolution (pixels)
@@ -193,7 +193,7 @@ def _indices(small: np.ndarray) -> tuple[list[_Index], np.ndarray]:
 
 def _indices_in(binary: np.ndarray) -> list[_Index]:
     """Rank-over-suit glyph pairs among the components of ``binary``."""
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, labels, stats, cents = components(binary)
     side = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)
     short = np.minimum(stats[:, 2], stats[:, 3]).astype(np.float64)
     keep = (side >= GLYPH_PX[0]) & (side <= GLYPH_PX[1]) & (stats[:, 4] >= 0.075 * side * side)

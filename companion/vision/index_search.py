@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.detect import shrink
+from companion.vision.detect import components, shrink
 
 WORK_CW = 120  # working crop: pixels per card width
 GLYPH_MIN, GLYPH_MAX = 0.055, 0.24  # an index glyph's longer side, card widths
@@ -120,7 +120,7 @@ def hand_ink(image: np.ndarray, outline: np.ndarray, card_w: float) -> HandInk |
             # Black ink on a dark mat has the table's colour too: a glyph-sized piece of it walled in by paper is
             # ink. (A sliver of table between two cards is longer than a glyph; on a lighter mat a piece of table
             # in a card's rounded corner would join the index there.)
-            _, parts, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(not_mat), connectivity=8)
+            _, parts, stats, _ = components(cv2.bitwise_not(not_mat))
             x, y, w, h, _ = stats.T
             table = (x == 0) | (y == 0) | (x + w == crop.shape[1]) | (y + h == crop.shape[0]) | (
                 np.maximum(w, h) > GLYPH_MAX * WORK_CW)
@@ -194,7 +194,7 @@ def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float, deep: bo
 def frames_in(ink: HandInk, card_w: float, deep: bool = False) -> list[IndexFrame]:
     """:func:`index_frames` of a hand whose ink is found already."""
     if ink.components is None:
-        ink.components = cv2.connectedComponentsWithStats(ink.binary, connectivity=8)
+        ink.components = components(ink.binary)
     labels, stats, cents, keep, n_plain = _glyphs(ink.binary, ink.components, deep)
     lo = GLYPH_MIN * WORK_CW
     side = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)
@@ -246,10 +246,10 @@ def frames_in(ink: HandInk, card_w: float, deep: bool = False) -> list[IndexFram
     return sorted(out, key=lambda f: f.inside) if deep else out
 
 
-def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, np.ndarray], deep: bool = False
+def _glyphs(binary: np.ndarray, counted: tuple[int, np.ndarray, np.ndarray, np.ndarray], deep: bool = False
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The ink's connected ``components`` (count, labels, stats, centroids) and which are glyph-sized, and how
-    many components the ink has (``deep`` adds pieces after those).
+    """The ink's connected components, ``counted`` (count, labels, stats, centroids), and which are
+    glyph-sized, and how many components the ink has (``deep`` adds pieces after those).
 
     ``deep``: a glyph that touches another glyph or a thin line (its own suit under a blurred rank, a card's
     edge, the frame of a picture) is no glyph-sized component. Where the ink is eroded by one pixel, then by
@@ -259,7 +259,7 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     again), and so are the halves of a component a rank and suit make together, cut at its waist
     (``waist_cut``). (The two-pixel erosion reads no more cards at the default card size, but beside small
     cards, whose blur is about two working pixels, it does.)"""
-    n, labels, stats, cents = components
+    n, labels, stats, cents = counted
     lo, hi = GLYPH_MIN * WORK_CW, GLYPH_MAX * WORK_CW
 
     def glyph_sized(st: np.ndarray) -> np.ndarray:
@@ -276,7 +276,7 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
     taken = np.zeros_like(binary)
     for size in ERODES:
         eroded = cv2.erode(binary, np.ones((size, size), np.uint8))
-        _, elabels, estats, ecents = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        _, elabels, estats, ecents = components(eroded)
         # Erosion keeps a piece inside one first-pass component, its owner.
         owner = np.zeros(len(estats), np.int32)
         owner[elabels.ravel()] = labels.ravel()
@@ -304,7 +304,7 @@ def _glyphs(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, n
                 new.append((st, x, y, piece))
     if not new:
         return labels, stats, cents, keep, n
-    labels = labels.copy()
+    labels = labels.astype(np.int32)  # a copy, and room for the new ids past 16-bit labels' 65,535
     for k, (_, x, y, own) in enumerate(new):
         labels[y:y + own.shape[0], x:x + own.shape[1]][own] = n + k
     extra = np.array([st for st, *_ in new])

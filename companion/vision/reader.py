@@ -25,8 +25,8 @@ import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
-from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, detect_cards,
-                                     order_clockwise, short_side)
+from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, components,
+                                     detect_cards, order_clockwise, short_side)
 from companion.vision.index_pairs import index_cards
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
 from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_corner_net
@@ -1313,7 +1313,7 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
     s = det.scale
     left = _paper_left(det, named, 5)
     cw = det.card_width / s
-    _, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    _, _, stats, _ = components(left)
     # Overlapping boxes as one: each box takes in the boxes it overlaps, in the place of the first of them.
     boxes: list[list[float]] = []
     for x, y, bw, bh, area in stats[1:].tolist():

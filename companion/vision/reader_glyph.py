@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.detect import components
 from companion.vision.index_search import waist_cut
 
 # Corner frame, in card widths (a poker card is 1 x 1.4).
@@ -221,7 +222,7 @@ def _parts_a_whole(plain: np.ndarray, edge: tuple[np.ndarray, np.ndarray] | None
     binary = plain.astype(np.uint8)
     if edge is not None:
         binary &= 1 - edge[0]
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    _, labels, stats, _ = components(binary)
     x, y, w, h = g.rank_box
     sx, sy, sw, sh = g.suit_box
     piece = labels[max(y - 1, 0):y - 1 + g.rank.shape[0], max(x - 1, 0):x - 1 + g.rank.shape[1]]
@@ -280,7 +281,7 @@ def _binary(cache: _Cache, ink: np.ndarray, thr: float, edge: tuple[np.ndarray, 
 def _components(entry: _Ink) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The connected components (8-connected, with stats) of a ``_binary`` entry, counted once."""
     if entry.components is None:
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(entry.binary, connectivity=8)
+        n, labels, stats, cents = components(entry.binary)
         entry.components = (int(n), labels, stats, cents)
     return entry.components
 
@@ -304,7 +305,7 @@ def _locate(cache: _Cache, patch_bgr: np.ndarray, ink: np.ndarray, paper: np.nda
         parted = part(entry.binary, _components(entry))
         if parted is None:
             return None  # nothing to part: this pass would find what the plain one found
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(parted, connectivity=8)
+        n, labels, stats, _ = components(parted)
     else:
         n, labels, stats, _ = _components(entry)
     comps = []
@@ -469,12 +470,12 @@ def _edge_mask(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _part_tall(binary: np.ndarray, tall: float, part: Callable[[np.ndarray], np.ndarray | None],
-               components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
+               counted: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
     """``binary`` with each tall blob (at least ``tall`` times taller than wide and a quarter of the patch high:
     a rank run into the suit below it) replaced by what ``part`` makes of it (the blob's own box, 0/1), where it
-    parts it. None when no blob was parted. ``components``: ``binary``'s, where counted already."""
+    parts it. None when no blob was parted. ``counted``: ``binary``'s components, where counted already."""
     h, _ = binary.shape
-    n, labels, stats, _ = components or cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, labels, stats, _ = counted or components(binary)
     out = binary.copy()
     parted = False
     for i in range(1, n):
@@ -492,12 +493,12 @@ def _part_tall(binary: np.ndarray, tall: float, part: Callable[[np.ndarray], np.
     return out if parted else None
 
 
-def _split_tall(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+def _split_tall(binary: np.ndarray, counted: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> np.ndarray | None:
     """Part each tall blob (rank run into the suit below it) into an upper rank and a lower solid suit: the
     suit is what survives an opening a quarter of the blob's width (a thin stroke does not), grown back inside
     the blob below its top; the rank is the rest, kept a pixel away. None when there is no blob to part."""
-    return _part_tall(binary, 1.5, _rank_off_suit, components)
+    return _part_tall(binary, 1.5, _rank_off_suit, counted)
 
 
 def _rank_off_suit(blob: np.ndarray) -> np.ndarray | None:
@@ -506,7 +507,7 @@ def _rank_off_suit(blob: np.ndarray) -> np.ndarray | None:
     k = max(5, int(0.25 * bw)) | 1
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     core = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disk)
-    m, cl, cs, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    m, cl, cs, _ = components(core)
     low = [j for j in range(1, m) if cs[j, 1] >= 0.3 * bh and cs[j, 4] >= 0.1 * bw * bw]
     if not low:
         return None
@@ -515,7 +516,7 @@ def _rank_off_suit(blob: np.ndarray) -> np.ndarray | None:
     body = (cl == j).astype(np.uint8)
     # The rank: what is outside the suit's body and reaches above it (a J's hook stays with its stem).
     rest = blob & (1 - cv2.dilate(body, np.ones((3, 3), np.uint8)))
-    m, rl, rs, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    m, rl, rs, _ = components(rest)
     rank = np.isin(rl, [r for r in range(1, m) if rs[r, 1] < top]).astype(np.uint8)
     if rank.sum() < 0.02 * bw * bh:
         return None
@@ -525,7 +526,7 @@ def _rank_off_suit(blob: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _waist_split(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+def _waist_split(binary: np.ndarray, counted: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
                  ) -> np.ndarray | None:
     """Cut each tall blob (a rank run into the suit below it: a small, soft index, the J's hook on a diamond's
     tip) across at its waist, where the two glyphs meet (``index_search.waist_cut``; the neck at most half the
@@ -535,7 +536,7 @@ def _waist_split(binary: np.ndarray, components: tuple[int, np.ndarray, np.ndarr
         pieces = waist_cut(blob > 0, max_neck=0.5)
         return (pieces[0] | pieces[1]).astype(np.uint8) if pieces else None
 
-    return _part_tall(binary, WAIST_TALL, cut, components)
+    return _part_tall(binary, WAIST_TALL, cut, counted)
 
 
 def _window(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> tuple[slice, slice]:
