@@ -2284,3 +2284,27 @@ def test_a_lone_pair_side_by_side_does_not_size_the_cards_where_the_hands_say_ot
                             for c in sc.cards]))
     assert det.size_from == "pairs"
     assert abs(det.card_width / true - 1) < 0.05
+
+
+@pytest.mark.parametrize("seed,deck,small,low", [(5255, "byronknoll_vector", True, False),
+                                                  (5223, "saulspatz_gang4colour", False, True)])
+def test_a_card_size_from_hands_far_too_big_for_the_indices_read_is_checked(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, deck: str, small: bool, low: bool) -> None:
+    # The whole table in view, no lone card: a row of community cards run into a glare spot (5255) or two cards
+    # into one another (5223) made a "hand" whose edges said a card is 2.7-2.9 times its size. That size is not
+    # checked up front (a card under HANDS_TOO_BIG of the picture), so the cards read from their corners were
+    # given outlines far too big, centred off their cards: four reads (5255) and one (5223) named a card where
+    # there is none. The indices read stand at 0.12-0.13 of that size, under INDEX_SMALL: the size is checked
+    # by cards found by both indices and the picture read again with it.
+    import companion.vision.reader as reader_mod
+
+    sc = _tuning_scene(seed, deck, small=small, low=low)
+    cw = _card_width(sc)
+
+    def misplaced() -> list[str | None]:
+        return [r.code for r in reader.read_still(sc.image) if r.code is not None and not r.face_down and
+                not any(c.code == r.code and np.linalg.norm(r.centre - c.centre) < cw for c in sc.cards)]
+
+    assert misplaced() == []
+    monkeypatch.setattr(reader_mod, "INDEX_SMALL", 0.0)
+    assert len(misplaced()) >= 1

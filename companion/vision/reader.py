@@ -216,6 +216,10 @@ SIZED = SURE_SIZES + ("hands",)  # card sizes sure enough to search only the pap
 SIZE_AGREES = 1.3
 SIZE_CARDS = 3  # ...the size taken from at most this many such cards
 HANDS_TOO_BIG = 0.15
+# ...and also where the indices read at the hands' corners stand under INDEX_SMALL of the card size across, in
+# the median (rank and suit together, _index_share): a usual deck's 0.25-0.36 on the tuning scenes, a "peek"
+# index about 0.19; a size from hands 2.7-2.9 times too big gave 0.12-0.13.
+INDEX_SMALL = 0.16
 # A covered card's visible part, wider than tall (``Reader._read_truncated``): its long side this many card widths,
 # where the card size is sure.
 TRUNCATED_LONG = (0.8, 1.25)
@@ -535,6 +539,16 @@ class Reader:
                                                               and _inside(r.index_box.mean(axis=0), quad))
                        for r in out):
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
+        if detection is None and hint is None and self.pair_indices and det.size_from == "hands" and \
+                det.card_width <= HANDS_TOO_BIG * max(image.shape[:2]) and \
+                _index_share(out, det.card_width) < INDEX_SMALL:
+            # The hands' size went unchecked above, but the indices read are far smaller than
+            # any deck's beside a card that size: a row of cards run into a glare spot made one "hand" whose
+            # edges said a card is over twice its size. Checked as above; where the size changes, the picture is
+            # read again with it.
+            sizes = self._index_card_sizes(image, det)
+            if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
+                return self.read_still(image, detect_cards(image, card_width_hint=float(np.median(sizes))))
         return out
 
     def _read_unnamed(self, image: np.ndarray, reads: list[CardRead], card_w: float,
@@ -1258,6 +1272,15 @@ def _ink_fits(suit: int | None, reads: list[CornerRead]) -> bool:
     if suit in (SUITS.index("s"), SUITS.index("c")):
         return not red
     return True
+
+
+def _index_share(reads: Sequence[CardRead], card_w: float) -> float:
+    """The median height of the index boxes of the ``reads`` that name a card (rank and suit together: the box's
+    longer side), over the card size ``card_w``; infinity with fewer than two such reads."""
+    sides = [max(float(np.linalg.norm(r.index_box[3] - r.index_box[0])),
+                 float(np.linalg.norm(r.index_box[2] - r.index_box[1])))
+             for r in reads if r.code is not None and not r.face_down and r.index_box is not None]
+    return float(np.median(sides)) / max(card_w, 1.0) if len(sides) >= 2 else float("inf")
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:
