@@ -92,6 +92,49 @@ def _notdef(font_path: str, size: int) -> np.ndarray | None:
 
 
 @lru_cache(maxsize=1)
+def suit_mask(font_path: str, suit: str) -> np.ndarray | None:
+    """The suit symbol ``suit`` ('s', 'h', 'd', 'c') in one font, as ``text_mask`` makes it; None where the
+    font lacks it. Some fonts draw the black spade at the club's code point and the club at the spade's (GNU
+    FreeFont's FreeSerifBold and FreeSerifBoldItalic): there the two are swapped back (``_spade_club_swapped``),
+    or every spade made with them would be a club labelled a spade."""
+    char = SUIT_CHAR[suit]
+    if suit in "sc" and _spade_club_swapped(font_path):
+        char = SUIT_CHAR["c" if suit == "s" else "s"]
+    return text_mask(font_path, char)
+
+
+@lru_cache(maxsize=256)
+def _spade_club_swapped(font_path: str) -> bool:
+    """The font's black spade (U+2660) and club (U+2663) are each other's shapes: each looks more like the
+    other's white, outlined symbol (U+2664, U+2667; filled in) than like its own, by the two overlaps (IoU at
+    48 px) summed. A font without the white symbols is taken as it is (the 53 such fonts here draw both right)."""
+    black = [text_mask(font_path, SUIT_CHAR[s]) for s in "sc"]
+    white = [text_mask(font_path, ch) for ch in ("\u2664", "\u2667")]
+    if any(m is None for m in black + white):
+        return False
+    filled = [_filled(m) for m in white if m is not None]
+    spade, club = (m for m in black if m is not None)
+    own = _overlap(spade, filled[0]) + _overlap(club, filled[1])
+    crossed = _overlap(spade, filled[1]) + _overlap(club, filled[0])
+    return crossed > own
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """An outlined symbol's mask with its inside filled: all but what the outside reaches from the border."""
+    ink = (mask > 100).astype(np.uint8) * 255
+    pad = cv2.copyMakeBorder(ink, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
+    outside = pad.copy()
+    cv2.floodFill(outside, np.zeros((pad.shape[0] + 2, pad.shape[1] + 2), np.uint8), (0, 0), 255)
+    out: np.ndarray = (pad | cv2.bitwise_not(outside))[2:-2, 2:-2]
+    return out
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two glyph masks, each scaled to 48x48."""
+    sa, sb = (cv2.resize((m > 100).astype(np.float32), (48, 48), interpolation=cv2.INTER_AREA) > 0.5 for m in (a, b))
+    return float((sa & sb).sum()) / max(1, int((sa | sb).sum()))
+
+
 def suit_fonts() -> list[str]:
     keep = []
     for p in list_fonts(False) + list_fonts(True) + sorted(glob.glob("/usr/share/fonts/**/NotoSansSymbols*.ttf", recursive=True)) + \
@@ -355,7 +398,7 @@ def random_font_corner(rng: np.random.Generator, fonts: list[str], sfonts: list[
         return (*render_corner(rm, None, ink, ink, rng, extra_letters=letters), "J", "x")
     suit = suit or SUITS[int(rng.integers(4))]
     if rng.random() < 0.45 and sfonts:
-        sm = text_mask(sfonts[int(rng.integers(len(sfonts)))], SUIT_CHAR[suit])
+        sm = suit_mask(sfonts[int(rng.integers(len(sfonts)))], suit)
     else:
         sm = suit_shape(suit, rng)
     pal = INK[suit]

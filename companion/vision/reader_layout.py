@@ -81,7 +81,7 @@ def font_card(font_path: str, code: str, ink: tuple[int, int, int] | None = None
     card[:] = (250, 250, 248, 255)
     colour = ink or ((30, 20, 200) if suit in "hd" else (25, 25, 25))
     rm = G.text_mask(font_path, G.RANK_TEXT[rank])
-    sm = G.text_mask(suit_font, G.SUIT_CHAR[suit]) if suit_font else None
+    sm = G.suit_mask(suit_font, suit) if suit_font else None
     if sm is None:
         # A stable seed (str hashes change with every process): the same card gets the same drawn suit.
         sm = G.suit_shape(suit, np.random.default_rng(zlib.crc32(code.encode()) % 1000))
