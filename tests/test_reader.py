@@ -2308,3 +2308,23 @@ def test_a_card_size_from_hands_far_too_big_for_the_indices_read_is_checked(
     assert misplaced() == []
     monkeypatch.setattr(reader_mod, "INDEX_SMALL", 0.0)
     assert len(misplaced()) >= 1
+
+
+def test_a_card_both_corners_read_as_a_weak_rank_is_checked_by_the_corner_network(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The whole table in view, the last community card a blurred six of clubs by a glare spot: its glyphs read Q
+    # at 0.61 and 0.64 at its two corners, and the two agreeing corners multiplied into Qc at 0.92, over
+    # NET_CHECK. The whole-corner network, sure of 6c (0.89), is asked where either corner's rank reads under
+    # NET_CHECK_RANK.
+    import companion.vision.reader as reader_mod
+
+    sc = _tuning_scene(5227, "byronknoll_vector", small=True)
+    six = next(c for c in sc.cards if c.code == "6c")
+
+    def named() -> set[str | None]:
+        return {r.code for r in reader.read_still(sc.image)
+                if np.linalg.norm(r.centre - six.centre) < 0.3 * _card_width(sc)}
+
+    assert named() == {"6c"}
+    monkeypatch.setattr(reader_mod, "NET_CHECK_RANK", 0.0)
+    assert named() == {"Qc"}

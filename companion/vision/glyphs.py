@@ -131,7 +131,8 @@ def _filled(mask: np.ndarray) -> np.ndarray:
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two glyph masks, each scaled to 48x48."""
-    sa, sb = (cv2.resize((m > 100).astype(np.float32), (48, 48), interpolation=cv2.INTER_AREA) > 0.5 for m in (a, b))
+    sa, sb = (cv2.resize((m > 100).astype(np.float32), (48, 48), interpolation=cv2.INTER_AREA) > 0.5
+              for m in (a, b))
     return float((sa & sb).sum()) / max(1, int((sa | sb).sum()))
 
 

@@ -193,6 +193,10 @@ SUIT_DENY = (0.8, 0.15)
 # A whole card its glyphs name under this confidence is also read by the whole-corner classifier; sure of another
 # card at both corners (CORNER_NET_MIN), not denied its suit, it names the card instead.
 NET_CHECK = 0.9
+# ...and so is one whose rank either corner's glyphs read under this: two corners agreeing on a weak rank multiply
+# into a sure card (a blurred 6 read Q at 0.61 and 0.64 at its two corners was named Qc at 0.92; the network said
+# 6c at 0.89).
+NET_CHECK_RANK = 0.7
 # Guessed corners inside a card named from a guessed corner only (its outline extrapolated from that corner) are
 # read by the corner classifier too, after the others, up to this many places: the card named may be the lower
 # of two, its extrapolated outline running under the upper card's index. (Tuning scenes: +11 pocket cards, none
@@ -844,7 +848,8 @@ class Reader:
             if named is not None and not denied(named[0]):
                 code, conf, start = named
                 return CardRead(code, conf, np.roll(q, -start, axis=0).astype(np.float32), "tl", False)
-        elif code is not None and conf < NET_CHECK and len(reads) == 2 and self.corner_net is not None:
+        elif code is not None and len(reads) == 2 and self.corner_net is not None and (
+                conf < NET_CHECK or min(float(r.rank_p.max()) for r in reads) < NET_CHECK_RANK):
             # Named from its glyphs, not surely: the whole-corner classifier, sure of another card at both
             # corners, names it instead (a rank in thin italic strokes whose pale side was lost: a queen read 2).
             named = self._corner_net_read(image, q, pooled=False)
