@@ -125,7 +125,7 @@ def _filled(mask: np.ndarray) -> np.ndarray:
     pad = cv2.copyMakeBorder(ink, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
     outside = pad.copy()
     cv2.floodFill(outside, np.zeros((pad.shape[0] + 2, pad.shape[1] + 2), np.uint8), (0, 0), 255)
-    out: np.ndarray = (pad | cv2.bitwise_not(outside))[2:-2, 2:-2]
+    out: np.ndarray = cv2.bitwise_or(pad, cv2.bitwise_not(outside))[2:-2, 2:-2]
     return out
 
 
