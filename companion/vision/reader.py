@@ -220,9 +220,9 @@ SIZED = SURE_SIZES + ("hands",)  # card sizes sure enough to search only the pap
 SIZE_AGREES = 1.3
 SIZE_CARDS = 3  # ...the size taken from at most this many such cards
 HANDS_TOO_BIG = 0.15
-# ...and also where the indices read at the hands' corners stand under INDEX_SMALL of the card size across, in
+# ...and also, once the still is read, where the indices read stand under INDEX_SMALL of the card size across in
 # the median (rank and suit together, _index_share): a usual deck's 0.25-0.36 on the tuning scenes, a "peek"
-# index about 0.19; a size from hands 2.7-2.9 times too big gave 0.12-0.13.
+# index about 0.18; a size from hands 2.7-2.9 times too big gave 0.12-0.13.
 INDEX_SMALL = 0.16
 # A covered card's visible part, wider than tall (``Reader._read_truncated``): its long side this many card widths,
 # where the card size is sure.
@@ -546,10 +546,9 @@ class Reader:
         if detection is None and hint is None and self.pair_indices and det.size_from == "hands" and \
                 det.card_width <= HANDS_TOO_BIG * max(image.shape[:2]) and \
                 _index_share(out, det.card_width) < INDEX_SMALL:
-            # The hands' size went unchecked above, but the indices read are far smaller than
-            # any deck's beside a card that size: a row of cards run into a glare spot made one "hand" whose
-            # edges said a card is over twice its size. Checked as above; where the size changes, the picture is
-            # read again with it.
+            # The hands' size went unchecked above, but the indices read are far smaller than any deck's beside a
+            # card that size: a row of cards run into a glare spot made one "hand" whose edges said a card is over
+            # twice its size. Checked as above; where the size changes, the picture is read again with it.
             sizes = self._index_card_sizes(image, det)
             if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
                 return self.read_still(image, detect_cards(image, card_width_hint=float(np.median(sizes))))
