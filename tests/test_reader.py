@@ -2329,3 +2329,20 @@ def test_a_card_both_corners_read_as_a_weak_rank_is_checked_by_the_corner_networ
     assert named() == {"6c"}
     monkeypatch.setattr(reader_mod, "NET_CHECK_RANK", 0.0)
     assert named() == {"Qc"}
+
+
+@pytest.mark.parametrize("shape,connectivity", [((124, 68), 8), ((40, 7), 8), ((300, 200), 4), ((600, 500), 8)])
+def test_components_with_16_bit_labels_are_the_32_bit_ones(shape: tuple[int, int], connectivity: int) -> None:
+    # detect.components asks for 16-bit labels where a mask cannot hold 65,535 components (124x68: a corner
+    # patch; 600x500 could hold 75,000 and keeps 32-bit ones): labels and stats must not change either way.
+    import cv2
+
+    from companion.vision.detect import components
+
+    rng = np.random.default_rng(shape[0])
+    mask = (cv2.GaussianBlur(rng.random(shape).astype(np.float32), (0, 0), 1.5) > 0.5).astype(np.uint8)
+    n, labels, stats, _ = components(mask, connectivity)
+    n32, labels32, stats32, _ = cv2.connectedComponentsWithStats(mask, connectivity=connectivity, ltype=cv2.CV_32S)
+    assert n == n32 > 2
+    assert np.array_equal(labels, labels32) and np.array_equal(stats, stats32)
+    assert labels.dtype == (np.int32 if shape == (600, 500) else np.uint16)
