@@ -91,7 +91,6 @@ def _notdef(font_path: str, size: int) -> np.ndarray | None:
     return None if len(ys) == 0 else a[ys.min():ys.max() + 1, xs.min():xs.max() + 1].copy()
 
 
-@lru_cache(maxsize=1)
 def suit_mask(font_path: str, suit: str) -> np.ndarray | None:
     """The suit symbol ``suit`` ('s', 'h', 'd', 'c') in one font, as ``text_mask`` makes it; None where the
     font lacks it. Some fonts draw the black spade at the club's code point and the club at the spade's (GNU
@@ -108,14 +107,13 @@ def _spade_club_swapped(font_path: str) -> bool:
     """The font's black spade (U+2660) and club (U+2663) are each other's shapes: each looks more like the
     other's white, outlined symbol (U+2664, U+2667; filled in) than like its own, by the two overlaps (IoU at
     48 px) summed. A font without the white symbols is taken as it is (the 53 such fonts here draw both right)."""
-    black = [text_mask(font_path, SUIT_CHAR[s]) for s in "sc"]
-    white = [text_mask(font_path, ch) for ch in ("\u2664", "\u2667")]
-    if any(m is None for m in black + white):
+    spade, club = (text_mask(font_path, SUIT_CHAR[s]) for s in "sc")
+    white_spade, white_club = (text_mask(font_path, ch) for ch in ("\u2664", "\u2667"))
+    if spade is None or club is None or white_spade is None or white_club is None:
         return False
-    filled = [_filled(m) for m in white if m is not None]
-    spade, club = (m for m in black if m is not None)
-    own = _overlap(spade, filled[0]) + _overlap(club, filled[1])
-    crossed = _overlap(spade, filled[1]) + _overlap(club, filled[0])
+    outlined_spade, outlined_club = _filled(white_spade), _filled(white_club)
+    own = _overlap(spade, outlined_spade) + _overlap(club, outlined_club)
+    crossed = _overlap(spade, outlined_club) + _overlap(club, outlined_spade)
     return crossed > own
 
 
@@ -136,6 +134,7 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float((sa & sb).sum()) / max(1, int((sa | sb).sum()))
 
 
+@lru_cache(maxsize=1)
 def suit_fonts() -> list[str]:
     keep = []
     for p in list_fonts(False) + list_fonts(True) + sorted(glob.glob("/usr/share/fonts/**/NotoSansSymbols*.ttf", recursive=True)) + \

@@ -426,9 +426,7 @@ class Reader:
             # times its size). Where the two sizes agree within SIZE_AGREES, the detector's stands. A size from
             # hands is checked only where a card would be over HANDS_TOO_BIG of the picture across (a whole-table
             # still has several hands and no lone card; searching them costs more than a tenth of a second).
-            sizes = self._index_card_sizes(image, det)
-            if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
-                det = detect_cards(image, card_width_hint=float(np.median(sizes)))
+            det = self._resized(image, det) or det
         self._unnamed = []
         out: list[CardRead] = []
         half_backs: list[CardRead] = []  # halves of a split quad taken for backs: perhaps a court card or two
@@ -549,9 +547,9 @@ class Reader:
             # The hands' size went unchecked above, but the indices read are far smaller than any deck's beside a
             # card that size: a row of cards run into a glare spot made one "hand" whose edges said a card is over
             # twice its size. Checked as above; where the size changes, the picture is read again with it.
-            sizes = self._index_card_sizes(image, det)
-            if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
-                return self.read_still(image, detect_cards(image, card_width_hint=float(np.median(sizes))))
+            resized = self._resized(image, det)
+            if resized is not None:
+                return self.read_still(image, resized)
         return out
 
     def _read_unnamed(self, image: np.ndarray, reads: list[CardRead], card_w: float,
@@ -684,6 +682,14 @@ class Reader:
             return True
         r = self.read_glyphs(g, patch)
         return r is not None and _suit_denied([r], code)
+
+    def _resized(self, image: np.ndarray, det: Detection) -> Detection | None:
+        """The picture detected again with the card size the cards found by their two indices give
+        (``_index_card_sizes``), where it differs from the detector's by over SIZE_AGREES; else None."""
+        sizes = self._index_card_sizes(image, det)
+        if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
+            return detect_cards(image, card_width_hint=float(np.median(sizes)))
+        return None
 
     def _index_card_sizes(self, image: np.ndarray, det: Detection) -> list[float]:
         """The short sides of up to ``SIZE_CARDS`` cards found by their two indices that read: in the hands (where
