@@ -1356,8 +1356,11 @@ def test_an_outline_corner_squared_up_on_the_wrong_card_is_turned_onto_its_hands
     """A lower card's corner in a fan, squared up on the edge of the card above it, sees its index 18-30 degrees
     askew and reads nothing, even tried further out. Turned onto the hand's other long straight edges
     (``reader.TURN_DEG``) it reads; without those turns it does not (``only_so``; the queen of 5039, on a black
-    mat, is also found by the index search since black ink walled in by paper is no longer taken for the mat)."""
+    mat, is also found by the index search since black ink walled in by paper is no longer taken for the mat).
+    The frames slid beside a named card (``reader.SLIDES``), read before the far ones, find the six too: they are
+    switched off here."""
     from companion.vision import reader as reader_mod
+    monkeypatch.setattr(reader_mod, "SLIDES", ())
     sc = _tuning_scene(seed, "byronknoll_vector", small=True)
     card = next(c for c in sc.cards if c.code == code)
     assert card.zone != "community"

@@ -489,10 +489,10 @@ class Reader:
         unread = [r.quad for r in out if r.code is None and not r.face_down] + [r.quad for r in half_backs]
         if self.search_indices and (hands or unread):
             corner_reads += self._read_indices(image, hands + unread, det.card_width, out, corner_reads)
-        if far:
-            corner_reads += self._read_far(image, far, out + corner_reads, det.card_width, det.hands)
         if self.search_indices and hands:
             corner_reads += self._read_slid(image, hands, out, corner_reads, det.card_width)
+        if far:  # (after the slid frames: a card read there explains the outline corners far frames would try)
+            corner_reads += self._read_far(image, far, out + corner_reads, det.card_width, det.hands)
         # A deck holds each card once: a corner read naming a card already read elsewhere is that card seen
         # again from a badly placed corner, not a second copy.
         named = {r.code for r in out if r.code}
