@@ -1542,7 +1542,7 @@ def _codes_at(reader: Reader, sc: Scene, card: CardTruth) -> list[str | None]:
     return [r.code for r in reader.read_still(sc.image) if np.linalg.norm(r.centre - card.centre) < 0.5 * _card_width(sc)]
 
 
-@pytest.mark.parametrize("font,named", [("DejaVuSerif.ttf", ["Tc"]), ("DejaVuSerif-Italic.ttf", ["Tc"]),
+@pytest.mark.parametrize("font,named", [("DejaVuSerif.ttf", ["Tc"]), ("DejaVuSerif-Italic.ttf", [None]),
                                         ("DejaVuSerifCondensed-Italic.ttf", [None])])
 def test_no_card_is_named_a_suit_both_corners_glyphs_deny(reader: Reader, monkeypatch: pytest.MonkeyPatch,
                                                          tmp_path, font: str, named: list[str | None]) -> None:
@@ -1552,7 +1552,8 @@ def test_no_card_is_named_a_suit_both_corners_glyphs_deny(reader: Reader, monkey
     # at all six frames (pooled 0.7); in the italic the faint pass's glyphs did too (fainter ink blurs the small
     # club's lobes into a spade's top: 0.59), and in the condensed italic the network on the outline scaled by
     # 0.97. The plain glyphs of the outline as found deny the suit (SUIT_DENY): none is taken, and the card is
-    # named from its outline scaled, or not at all.
+    # named from its outline scaled, or not at all (the italic's too since the suit classifiers were retrained
+    # on 2026-12-03).
     import companion.vision.reader as reader_mod
 
     sc = _font_deck_scene(font, 5112, tmp_path, monkeypatch)
@@ -1716,15 +1717,28 @@ def test_the_glyphs_at_a_frame_deny_what_the_corner_network_names_there(
 def test_the_zero_of_a_ten_its_frame_cuts_on_the_left_is_not_named_a_queen(reader: Reader,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # A hand of two at low resolution, the 7 of spades over the 10 of clubs: a frame at the hand's outline
-    # corner cut the ten's '1' away, and the '0' read as a Q (Qc at 0.69). A Q cut on the left at a guessed
-    # corner needs CUT_MARGIN more (CUT_RANKS).
+    # corner cut the ten's '1' away, and the '0' read as a Q (Qc at 0.69; 0.67 since the suit classifiers were
+    # retrained on 2026-12-03). A Q cut on the left at a guessed corner needs CUT_MARGIN more (CUT_RANKS).
+    # Checked where the margin acts, at the guessed corners' reads: since the retraining a later stage drops
+    # that Qc too.
     import companion.vision.reader as reader_mod
 
     sc = _tuning_scene(5104, "saulspatz_gang4colour", low=True)
+    guessed: list[str | None] = []  # what the guessed corners name
+    real = reader._read_guessed  # (the instance's: another test's monkeypatch may have left one there)
+
+    def spy(*args: object, **kwargs: object) -> tuple[CardRead | None, bool]:
+        read, located = real(*args, **kwargs)  # type: ignore[arg-type]
+        if read is not None:
+            guessed.append(read.code)
+        return read, located
+
+    monkeypatch.setattr(reader, "_read_guessed", spy)
     assert "Qc" not in {c.code for c in sc.cards if c.face_up}
-    assert "Qc" not in {r.code for r in reader.read_still(sc.image)}
+    assert "Qc" not in {r.code for r in reader.read_still(sc.image)} and "Qc" not in guessed
     monkeypatch.setattr(reader_mod, "CUT_RANKS", "35")
-    assert "Qc" in {r.code for r in reader.read_still(sc.image)}
+    reader.read_still(sc.image)
+    assert "Qc" in guessed
 
 
 def test_a_hand_of_backs_is_not_searched_for_indices(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -2349,3 +2363,22 @@ def test_components_with_16_bit_labels_are_the_32_bit_ones(shape: tuple[int, int
     assert n == n32 > 2
     assert np.array_equal(labels, labels32) and np.array_equal(stats, stats32)
     assert labels.dtype == (np.int32 if shape == (600, 500) else np.uint16)
+
+
+@pytest.mark.parametrize("suit_font", ["FreeSerifBold.ttf", "FreeSerifBoldItalic.ttf"])
+def test_spades_and_clubs_in_freeserif_bold_shapes_are_told_apart(reader: Reader, suit_font: str) -> None:
+    """GNU FreeFont's serif bold faces draw a club at the black spade's code point and a spade at the club's
+    (``glyphs.suit_mask`` swaps them back). The suit classifiers shipped until 2026-12-03 were trained on the
+    swapped labels and read such spades as clubs and clubs as spades (8 decks drawn with these suits: 48 of 416
+    cards wrong); retrained on the fixed data, every spade and club here is named right."""
+    from companion.vision.reader_layout import font_card
+
+    font = next(f for f in G.list_fonts(held_out=False) if f.endswith("/DejaVuSans-Bold.ttf"))
+    suits = next(f for f in G.suit_fonts() if f.endswith("/" + suit_font))
+    codes = [r + s for s in "sc" for r in "A23456789TJQK"]
+    img, truth = layout_picture(lambda code: font_card(font, code, suit_font=suits), codes, seed=50, card_w=110)
+    centres = np.array([q.mean(axis=0) for _, q in truth])
+    named = [(truth[int(np.argmin(np.linalg.norm(centres - r.centre, axis=1)))][0], r.code)
+             for r in reader.read_still(img) if r.code is not None and not r.face_down]
+    assert [pair for pair in named if pair[0] != pair[1]] == []
+    assert len(named) >= 24
