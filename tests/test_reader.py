@@ -2382,3 +2382,18 @@ def test_spades_and_clubs_in_freeserif_bold_shapes_are_told_apart(reader: Reader
              for r in reader.read_still(img) if r.code is not None and not r.face_down]
     assert [pair for pair in named if pair[0] != pair[1]] == []
     assert len(named) >= 24
+
+
+def test_a_spade_or_club_whose_own_ink_is_orange_is_not_named(reader: Reader, monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    # The four-colour deck at low resolution on a purple mat: a guessed corner of the 3 of diamonds read its
+    # orange diamond as a spade (3s at 0.65). Its grey-blue rank pulled the corner's redness under the bar that
+    # keeps spades and clubs from red ink; the suit's own ink, red less green 58, is far from any black or grey
+    # suit's (SUIT_RED_MAX).
+    import companion.vision.reader as reader_mod
+
+    sc = _tuning_scene(5152, "saulspatz_gang4colour", low=True)
+    assert "3s" not in {c.code for c in sc.cards if c.face_up} and "3d" in {c.code for c in sc.cards}
+    assert "3s" not in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, "SUIT_RED_MAX", float("inf"))
+    assert "3s" in {r.code for r in reader.read_still(sc.image)}

@@ -53,6 +53,10 @@ CUT_MARGIN = 0.15  # more still for a rank cut on the left at a guessed corner (
 # hand's outline corner, turned a quarter, cut the 6 of spades above its own index: 5s at 0.67), the '0' of a 10 a
 # Q (a frame at a lower 10 of clubs: Qc at 0.69; tuning sets: +1 card, a king the queen's read had kept out).
 CUT_RANKS = "35Q"
+# A spade or club whose suit ink is this red (red less green, 0-255, the corners' mean) is a misread suit
+# (``_ink_fits``). Corners read as a spade or club at over 0.8 on the tuning tables: median 0-1, 99th
+# percentile 10-35; diamonds read as such: the four-colour deck's orange 85 in the median, the red ones 168.
+SUIT_RED_MAX = 50.0
 # Ranks the lower part of another rank looks like, to the corner classifier: an 8 whose top the frame's top border
 # cuts is a 6 (two frames of the four-colour deck's 8s, named 6 at 0.91 and 0.93). Not named by the classifier at a
 # guessed frame whose rank glyph touches the frame's top (``Reader._glyphs_deny``).
@@ -253,6 +257,7 @@ class CornerRead:
     # a 6, or a 10's '0' (``CUT_RANKS``; the frame a little off the card's edge); it needs ``CUT_MARGIN`` more to
     # be named there.
     cut: bool = False
+    suit_red: float = 0.0  # the suit's ink, red less green (0-255 levels: black and grey about 0, orange 60 up)
 
     def card_scores(self) -> np.ndarray:
         """52 log-scores, card id order (rank_index * 4 + suit_index)."""
@@ -374,7 +379,8 @@ class Reader:
         t = t / (np.linalg.norm(t) + 1e-6)
         feats = np.concatenate([rf, sf, t.astype(np.float32)])
         cut = guessed and g.rank_box[0] <= 0 and RANKS[int(np.argmax(rank_p))] in CUT_RANKS
-        return CornerRead(rank_p, suit_p, joker, feats, red, box, centres, cut=cut)
+        return CornerRead(rank_p, suit_p, joker, feats, red, box, centres, cut=cut,
+                          suit_red=float(suit_ink[2] - suit_ink[1]))
 
     def decide(self, reads: list[CornerRead], guessed: bool = False
                ) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
@@ -1280,7 +1286,9 @@ def _ink_fits(suit: int | None, reads: list[CornerRead]) -> bool:
     if suit == SUITS.index("h"):
         return red
     if suit in (SUITS.index("s"), SUITS.index("c")):
-        return not red
+        # ...nor is a suit whose own ink is plainly red or orange, where a black or grey rank pulls the
+        # corner's redness under the bar (a four-colour orange diamond read as a spade at 10 px)
+        return not red and float(np.mean([r.suit_red for r in reads])) < SUIT_RED_MAX
     return True
 
 
