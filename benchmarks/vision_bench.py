@@ -77,9 +77,7 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
         d = np.linalg.norm(centres - r.centre, axis=1) if len(centres) else np.array([])
         k = int(np.argmin(d)) if len(d) else -1
         kind = "community" if k >= 0 and truth_cards[k].zone == "community" else "pocket"
-        # Right: that card lies there. Fanned cards' centres are a third of a card apart and a hidden card's
-        # outline is extrapolated from one corner, so "there" is within one card width.
-        same = [j for j, t in enumerate(truth_cards) if t.face_up and t.code == r.code and d[j] < card_w]
+        same = lying_there(r, truth_cards, card_w)
         if same:
             claimed[same[0]] = r.code
         else:
@@ -102,6 +100,14 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
     out["backs"]["not_there"] += sum(not any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.8 * card_w
                                              for t in backs) for r in found)
     return out
+
+
+def lying_there(read, truth_cards, card_w: float) -> list[int]:
+    """The truth cards (indices) that make ``read`` right: face up, of its code, their centre within ``card_w`` of
+    its centre. Fanned cards' centres are a third of a card apart and a hidden card's outline is extrapolated
+    from one corner, so "there" is within one card width."""
+    return [j for j, t in enumerate(truth_cards)
+            if t.face_up and t.code == read.code and np.linalg.norm(t.quad.mean(axis=0) - read.centre) < card_w]
 
 
 def card_width(cards) -> float:
@@ -196,15 +202,12 @@ def font_decks(reader: Reader, fonts: list[str], seed: int = 3) -> dict:
         sf = sfonts[i % len(sfonts)] if i % 2 else None
         img, truth = layout_picture(lambda code: font_card(f, code, suit_font=sf), ALL52, seed=seed + i,
                                     card_w=110)
-        reads = reader.read_still(img)
-        centres = np.array([q.mean(axis=0) for _, q in truth])
-        got = {}
-        for r in reads:
+        got = set()
+        for r in reader.read_still(img):
             if r.code is None or r.face_down:
                 continue
-            k = int(np.argmin(np.linalg.norm(centres - r.centre, axis=1)))
-            if truth[k][0] == r.code:
-                got[k] = True
+            if _laid(r.quad, truth) == r.code:
+                got.add(r.code)
             else:
                 c["wrong"] += 1
         c["readable"] += len(truth)

@@ -18,13 +18,11 @@ import random
 import sys
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import ALL52  # noqa: E402
+from benchmarks.vision_bench import ALL52, _laid  # noqa: E402
 from companion.vision.glyphs import list_fonts, suit_fonts  # noqa: E402
 from companion.vision.reader import Reader  # noqa: E402
 from companion.vision.reader_layout import font_card, layout_picture  # noqa: E402
@@ -52,12 +50,11 @@ def main(argv: list[str] | None = None) -> int:
         font, suits = rnd.choice(fonts), found[wanted[j % len(wanted)]]
         img, truth = layout_picture(lambda code: font_card(font, code, suit_font=suits), ALL52, seed=50 + j,
                                     card_w=110)
-        centres = np.array([q.mean(axis=0) for _, q in truth])
         misnamed = []
         for r in reader.read_still(img):
             if r.code is None or r.face_down:
                 continue
-            there = truth[int(np.argmin(np.linalg.norm(centres - r.centre, axis=1)))][0]
+            there = _laid(r.quad, truth)
             if there == r.code:
                 right += 1
             else:

@@ -3,8 +3,8 @@ scan over many seeds, beyond the tuning sets (``tools/tune_ab.py``'s kinds: def,
 
     .venv/bin/python tools/wrong_read_scan.py --deck saulspatz_gang4colour --kind lo --seeds 5150-5259
 
-A read is wrong where no face-up card of its code has its centre within a card's width of the read's centre (as
-``vision_bench.score_scene`` counts it). Each wrong read is printed with its seed, its confidence and the card
+A read is wrong where no face-up card of its code has its centre within a card's width of the read's centre
+(``vision_bench.lying_there``, as ``score_scene`` counts it). Each wrong read is printed with its seed, its confidence and the card
 whose centre is nearest. Seeds 9000 on of the held-out deck are the benchmark's: scan training decks only.
 """
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import card_width  # noqa: E402
+from benchmarks.vision_bench import card_width, lying_there  # noqa: E402
 from companion.vision.reader import Reader  # noqa: E402
 from companion.vision.synthetic import render_scene  # noqa: E402
 from tools.tune_ab import KINDS  # noqa: E402
@@ -42,9 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         cw = card_width(sc.cards)
         centres = np.array([t.quad.mean(axis=0) for t in sc.cards])
         for r in reader.read_still(sc.image):
-            if r.code is None or r.face_down or any(
-                    t.face_up and t.code == r.code and np.linalg.norm(t.quad.mean(axis=0) - r.centre) < cw
-                    for t in sc.cards):
+            if r.code is None or r.face_down or lying_there(r, sc.cards, cw):
                 continue
             wrong += 1
             near = sc.cards[int(np.argmin(np.linalg.norm(centres - r.centre, axis=1)))]
