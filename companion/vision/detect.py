@@ -49,6 +49,11 @@ CORNER_NEAR = 0.12
 # seven white chips).
 CHIP_CARDS = 1.0
 CHIP_ROUND = 0.94
+# A hand's outline is paper's edge, a sharp step of paperness (over SHARP_STEP within two pixels) along at least
+# this share of it; a glare spot's fades out softly. (Tuning scenes 5030-5089, both training decks: blobs with no
+# card in them, glare spots, 0.00-0.22 in the small-card and low-resolution kinds; hands of cards 0.32 or more.
+# Not on a light cloth, where hands are found by the edges round them.)
+HAND_SHARP = 0.25
 SHADE_CLOSE = 0.3  # card widths: shaded paper is closed so (pips and glyphs at its edge notch it)
 SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of it
 EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
@@ -306,6 +311,19 @@ def _sharp(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP, sha
     return float((step[p[:, 1], p[:, 0]] > level).mean()) > share
 
 
+def _sharp_share(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP) -> float:
+    """The share of a blob's outline (any contour, its points joined) lying within two pixels of a sharp step
+    of paperness (``step`` over ``level``)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    x0, y0 = max(x - 3, 0), max(y - 3, 0)
+    win = step[y0:y + h + 3, x0:x + w + 3]
+    line = np.zeros(win.shape, np.uint8)
+    cv2.drawContours(line, [contour], -1, 1, 1, offset=(-x0, -y0))
+    near = cv2.dilate((win > level).astype(np.uint8), np.ones((5, 5), np.uint8))
+    on = cv2.countNonZero(line)
+    return cv2.countNonZero(cv2.bitwise_and(near, line)) / on if on else 0.0
+
+
 def _on_sharp_steps(corners: list[CornerCandidate], step: np.ndarray, cw: float, scale: float
                     ) -> list[CornerCandidate]:
     """The corner candidates with a sharp step of paperness (``step``, over ``CORNER_STEP``) within
@@ -503,6 +521,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             continue
         if n < CHIP_CARDS and _round_hull(c, CHIP_ROUND):
             continue  # a white chip (its star and number notch the paper, its hull is a disc), a glare spot
+        if regions is None and _sharp_share(c, paperness[2]) < HAND_SHARP:
+            continue  # a glare spot (or a hand run into one) whose outline fades out softly nearly all round
         if regions is not None and i not in parted:  # on a light cloth a chip touching a hand joins it
             pieces = _without_chips(c, regions, card_area)
             if pieces:  # the pieces, each looked at on its own

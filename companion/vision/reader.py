@@ -90,6 +90,11 @@ FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corn
 # A far frame may start past the index, with a stroke of a glyph the border cut taken for a narrow rank (a
 # queen's side read as a J, 0.66): its read must clear the guessed corner's margin by this much more.
 FAR_MARGIN = 0.1
+# What a corner frame's locator found where nothing read (``Reader._corner``): ink the frame's left border cuts
+# (a frame a little further left may read), or a glyph row. Only a corner whose frames found a glyph row is tried
+# further out (``_read_far``): where they found ink at the border alone, the far frames read no card on 240 tuning
+# stills with the whole table in view (small cards; 329 such corners) and cost a quarter of the far frames' time.
+INK_AT_LEFT, GLYPH_ROW = 1, 2
 # An outline from edges alone (``detect.edge_quads``) that does not read, and is bigger than a card, is read again
 # shrunk about its centre by these factors: beside small cards in a glare spot, the edges enclosed the card's
 # blurred halo too, and the outline was a sixth too big (small-card byron tuning scenes: 2 more community cards
@@ -317,14 +322,14 @@ class Reader:
         return self._corner(image, origin, x_axis, y_axis, outset, guessed, faint)[0]
 
     def _corner(self, image: np.ndarray, origin: npt.ArrayLike, x_axis: npt.ArrayLike, y_axis: npt.ArrayLike,
-                outset: float, guessed: bool, faint: float = 1.0) -> tuple[CornerRead | None, bool]:
-        """``read_corner``, and whether a frame a little further left might read there: the locator found a
-        glyph row, or ink the frame's left border cuts."""
+                outset: float, guessed: bool, faint: float = 1.0) -> tuple[CornerRead | None, int]:
+        """``read_corner``, and whether a frame a little further left might read there (true): the locator found a
+        glyph row (``GLYPH_ROW``), or ink the frame's left border cuts (``INK_AT_LEFT``); else 0."""
         o, xa, ya = (np.asarray(v, np.float32) for v in (origin, x_axis, y_axis))
         o = o - outset * (xa + ya)
         patch = corner_patch(image, o, xa, ya)
         g, at_left = locate_index_why(patch, whole_only=guessed, faint=faint)
-        return self.read_glyphs(g, patch, o, xa, ya, guessed), g is not None or at_left
+        return self.read_glyphs(g, patch, o, xa, ya, guessed), GLYPH_ROW if g is not None else INK_AT_LEFT * at_left
 
     def read_patch(self, patch: np.ndarray, origin: npt.ArrayLike | None = None, x_axis: npt.ArrayLike | None = None,
                    y_axis: npt.ArrayLike | None = None, guessed: bool = False) -> CornerRead | None:
@@ -976,7 +981,7 @@ class Reader:
                                                JITTER_LO if card_w < LO_CW else JITTER)
             if read is not None:
                 out.append(read)
-            elif located:
+            elif located == GLYPH_ROW:
                 far.append(c)
         return out, far
 
@@ -1010,11 +1015,11 @@ class Reader:
         return self._dedupe(out, reads, card_w)
 
     def _read_retried(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
-                      outset: float, jitter: tuple[tuple[float, float], ...] = JITTER) -> tuple[CardRead | None, bool]:
+                      outset: float, jitter: tuple[tuple[float, float], ...] = JITTER) -> tuple[CardRead | None, int]:
         """A guessed corner read warily (``_read_guessed``), and where it does not read, tried again a little
         further out (``jitter``); the card is extrapolated from ``origin`` either way. Also whether the last
         frame tried found ink (``_corner``)."""
-        located = False
+        located = 0
         for dx, dy in jitter:
             read, located = self._read_guessed(image, origin + dx * x_axis + dy * y_axis, x_axis, y_axis, outset,
                                                card_at=origin)
@@ -1142,7 +1147,7 @@ class Reader:
         return out
 
     def _read_guessed(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
-                      outset: float, card_at: np.ndarray) -> tuple[CardRead | None, bool]:
+                      outset: float, card_at: np.ndarray) -> tuple[CardRead | None, int]:
         """One guessed corner frame read warily: named only when it clears the threshold by the margin (or an
         enrolled deck seconds it). The card is extrapolated from the corner at ``card_at`` along the axes. Also
         whether a frame a little further left might read there (``_corner``)."""
