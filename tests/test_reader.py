@@ -1984,6 +1984,47 @@ def test_only_corners_whose_frames_found_a_glyph_row_are_tried_further_out(
     assert reader._corner(img, np.array([295.0, 100.0]), xa, ya, 0.0, True)[1] == R.INK_AT_LEFT
 
 
+def test_loose_backs_are_card_shaped_and_found_beside_a_woods_dark_grain(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The whole table in view on wood (tuning scene 5031): strips of the wood's darker grain at the picture's edge
+    # and two chips touching were reported as face-down cards (a rectangle three or more times as long as wide,
+    # and one twice as long); a hand of backs beside the grain joined it in one region, and was not found.
+    from companion.vision import detect as detect_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5031, size=(4056, 3040), deck="byronknoll_vector", jokers=False, card_height=0.085)
+    backs = [t.quad.mean(axis=0) for t in sc.cards if not t.face_up]
+
+    def tally(det) -> tuple[int, int]:  # (backs found, reports where no back lies)
+        cw = det.card_width
+        found = sum(any(np.linalg.norm(q.mean(axis=0) - b) < 0.6 * cw for q in det.backs) for b in backs)
+        return found, sum(all(np.linalg.norm(q.mean(axis=0) - b) > 0.8 * cw for b in backs) for q in det.backs)
+
+    found, stray = tally(detect_cards(sc.image))
+    assert stray == 0 and found >= 4
+    monkeypatch.setattr(detect_mod, "BACK_OPEN", 0.0)
+    assert tally(detect_cards(sc.image))[0] < found
+    monkeypatch.setattr(detect_mod, "BACK_LONG", 99.0)
+    assert tally(detect_cards(sc.image))[1] >= 4
+
+
+def test_chips_touching_on_a_white_cloth_are_not_face_down_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a white cloth (tuning scene 5069) chips touching made regions with little paper in them, each reported
+    # as a hand of backs. A hand of cards has a straight edge; a cluster of discs has none.
+    from companion.vision import detect as detect_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5069, size=(2028, 1520), deck="byronknoll_vector", jokers=False, mat="white_cloth")
+    centres = [t.quad.mean(axis=0) for t in sc.cards]
+
+    def stray(det) -> int:  # backs reported where no card lies
+        return sum(all(np.linalg.norm(q.mean(axis=0) - c) > 0.8 * det.card_width for c in centres)
+                   for q in det.backs)
+
+    assert stray(detect_cards(sc.image)) == 0
+    monkeypatch.setattr(detect_mod, "BACK_EDGE", 0.0)
+    assert stray(detect_cards(sc.image)) == 3
+
+
 def test_a_card_shaped_thing_far_smaller_than_the_lone_cards_does_not_set_the_card_size() -> None:
     # Three cards alone on the mat and a small white label of a card's shape: the label is no card (a card
     # beside a pair side by side is 1.43 times smaller, not three times), and does not cut the cards into a grid.

@@ -38,6 +38,16 @@ GLARE_BARRIER = 20  # ... and over which a pixel parts a lone card from the glar
 # back reported stepped over 15 along at least half of its outline, and 15 of the 22 false ones (glare spots on
 # the mat) along under a quarter; at 30, two backs in soft focus stepped along a tenth only.
 BACK_STEP = 15
+# A loose back's outline rectangle is at most this many times as long as wide: two backs fanned are 1.7 at most on
+# the tuning scenes (5030-5069, both training decks, three kinds); two chips touching are 1.9-2.1, a strip of a
+# wood's darker grain at the picture's edge 3 or more.
+BACK_LONG = 1.85
+BACK_OPEN = 0.3  # card widths: the second look for loose backs opens away texture thinner than this
+# A hand taken for face-down cards (little paper inside) has a straight edge at least this many card widths long
+# (its outline simplified to 1 %): on the tuning scenes (5030-5069, both training decks, four kinds) every such
+# report of backs had one of 0.55 or more (low resolution; 0.67 at other sizes), and on the white cloth chips
+# touching (18 reports where no card lies) 0.48 at most.
+BACK_EDGE = 0.5
 # A candidate index corner of a hand needs a sharp step of paperness (as white_mask has it, 0..255) over CORNER_STEP
 # within CORNER_NEAR card widths: a glare spot's outline on the mat turns square here and there too. (Tuning scenes:
 # 742 of 2251 candidates near no card's corner dropped, 8 of 4862 near one; reads identical, and the slowest
@@ -533,9 +543,11 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         bx, by, bw, bh = cv2.boundingRect(c)
         blob_mask = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(blob_mask, [c], -1, 255, -1, offset=(-bx, -by))
-        if float((paper[by:by + bh, bx:bx + bw][blob_mask > 0] > 0).mean()) < 0.25:
+        if float((paper[by:by + bh, bx:bx + bw][blob_mask > 0] > 0).mean()) < 0.25 and \
+                _longest_stretch(c, cv2.arcLength(c, True)) >= BACK_EDGE * cw:
             # Fanned face-down cards, or face-up ones whose paper the white mask mostly missed (court art on
-            # top, a dim picture): the reader drops the back where a corner inside it reads.
+            # top, a dim picture): the reader drops the back where a corner inside it reads. (Not chips touching
+            # on a light cloth: no straight edge.)
             det.backs.append(order_clockwise(cv2.boxPoints(rect)) * scale)
         det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
         det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
@@ -848,29 +860,39 @@ def _notched_card(contour: np.ndarray, rect: RotatedRect, card_area: float) -> b
 def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float,
                  dist: np.ndarray) -> list[np.ndarray]:
     """Face-down cards without a white border (or fanned so that it does not close): card-sized regions of
-    neither mat nor paper, clear of the face-up cards, not round (chips), with a sharp outline (``dist``: each
-    pixel's colour distance to the mat; a glare spot on the mat fades out softly)."""
+    neither mat nor paper, clear of the face-up cards, not round (chips), no longer than a fan of two
+    (``BACK_LONG``), with a sharp outline (``dist``: each pixel's colour distance to the mat; a glare spot on the
+    mat fades out softly). Where a back touches the table's own texture off the mat's colour (a wood's darker
+    stripes), the two are one region: opened with a kernel ``BACK_OPEN`` card widths across, the stripes go and
+    the back stays; what that finds beyond the backs found already is added."""
     m = cv2.bitwise_and(other, cv2.bitwise_not(cv2.dilate(faces, np.ones((5, 5), np.uint8))))
-    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    m = cv2.morphologyEx(_fill(m), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    out = []
+    m = _fill(cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))))
+    k = max(7, int(BACK_OPEN * np.sqrt(card_area / CARD_ASPECT)) | 1)
+    out: list[np.ndarray] = []
     step = None
-    for c in cnts:
-        a = cv2.contourArea(c)
-        if not 0.6 * card_area < a < 4.5 * card_area:
-            continue
-        peri = cv2.arcLength(c, True)
-        rect = cv2.minAreaRect(c)
-        rw, rh = rect[1]
-        if _round(a, peri) or a / max(rw * rh, 1) < 0.6 or min(rw, rh) < 0.6 * np.sqrt(card_area / 1.4):
-            continue
-        if step is None:
-            step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-        if not _sharp(c, step, BACK_STEP):
-            continue
-        out.append(order_clockwise(cv2.boxPoints(rect)) * scale)
-    return out
+    for size in (7, k):
+        opened = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        cnts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for c in cnts:
+            a = cv2.contourArea(c)
+            if not 0.6 * card_area < a < 4.5 * card_area:
+                continue
+            peri = cv2.arcLength(c, True)
+            rect = cv2.minAreaRect(c)
+            rw, rh = rect[1]
+            if _round(a, peri) or a / max(rw * rh, 1) < 0.6 or min(rw, rh) < 0.6 * np.sqrt(card_area / 1.4) or \
+                    max(rw, rh) > BACK_LONG * min(rw, rh):
+                continue
+            if size != 7 and any(cv2.pointPolygonTest(q, rect[0], False) >= 0 for q in out):
+                continue
+            if step is None:
+                step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+            if not _sharp(c, step, BACK_STEP):
+                continue
+            out.append(order_clockwise(cv2.boxPoints(rect)))
+        if k <= 7:
+            break
+    return [q * scale for q in out]
 
 
 def _edge_estimate(blobs: Sequence[Blob], area_img: float, by_area: bool = False) -> float:
