@@ -2025,6 +2025,31 @@ def test_chips_touching_on_a_white_cloth_are_not_face_down_cards(monkeypatch: py
     assert stray(detect_cards(sc.image)) == 3
 
 
+@pytest.mark.parametrize("seed", [5036, 5064])
+def test_a_hand_of_backs_found_only_by_its_edges_is_reported_face_down(reader: Reader, seed: int) -> None:
+    # Tuning scenes: a hand of red backs with a thin white border on a grey or green mat is neither paper nor
+    # (border and all) one region off the mat's colour; only its edges outline it. That outline looks like a
+    # back and is a card's size, clear of the picture's border, with no mat showing inside: face-down cards.
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    backs = [t.quad.mean(axis=0) for t in sc.cards if not t.face_up]
+    cw = _card_width(sc)
+
+    def tally() -> tuple[int, int]:  # (backs found, reports where no back lies)
+        reads = reader.read_still(sc.image)
+        found = sum(any(r.face_down and np.linalg.norm(r.centre - b) < 0.6 * cw for r in reads) for b in backs)
+        return found, sum(r.face_down and all(np.linalg.norm(r.centre - b) > 0.8 * cw for b in backs)
+                          for r in reads)
+
+    assert tally() == (len(backs), 0)
+    reader.edge_backs = False
+    try:
+        assert tally()[0] < len(backs)
+    finally:
+        reader.edge_backs = True
+
+
 def test_a_card_shaped_thing_far_smaller_than_the_lone_cards_does_not_set_the_card_size() -> None:
     # Three cards alone on the mat and a small white label of a card's shape: the label is no card (a card
     # beside a pair side by side is 1.43 times smaller, not three times), and does not cut the cards into a grid.

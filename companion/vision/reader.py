@@ -95,6 +95,10 @@ FAR_MARGIN = 0.1
 # further out (``_read_far``): where they found ink at the border alone, the far frames read no card on 240 tuning
 # stills with the whole table in view (small cards; 329 such corners) and cost a quarter of the far frames' time.
 INK_AT_LEFT, GLYPH_ROW = 1, 2
+# A card's outline found from its edges alone (``detect.edge_quads``: a hand of backs whose border and pattern
+# are neither paper nor far from the mat's colour) that looks like a back is reported as face-down cards.
+EDGE_BACKS = True
+EDGE_BACK_MAT = 0.1  # ...unless this share of its inside has the colour round it (chips lined up on the mat)
 # An outline from edges alone (``detect.edge_quads``) that does not read, and is bigger than a card, is read again
 # shrunk about its centre by these factors: beside small cards in a glare spot, the edges enclosed the card's
 # blurred halo too, and the outline was a sixth too big (small-card byron tuning scenes: 2 more community cards
@@ -309,6 +313,8 @@ class Reader:
         self.search_indices = True
         # Find whole cards by their two indices where no outline shows them (cards on white paper, clutter).
         self.pair_indices = True
+        # Report outlines found from edges alone that look like backs as face-down cards (``EDGE_BACKS``).
+        self.edge_backs = EDGE_BACKS
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -464,6 +470,7 @@ class Reader:
                 [s for _, halves in pairs for s in halves]))))
         out = self._rejoin(image, out)
         truncated: list[tuple[np.ndarray, CardRead]] = []  # edge outlines read as a card partly covered
+        edge_backs: list[np.ndarray] = []  # edge outlines that look like backs
         for quad in det.edge_quads:
             if any(_inside(quad.mean(axis=0), r.quad) for r in out):
                 continue
@@ -478,6 +485,8 @@ class Reader:
             elif (cut := self._read_truncated(image, quad, det.card_width if det.size_from in SURE_SIZES
                                               else None)) is not None:
                 truncated.append((quad, cut))
+            elif read.face_down and self.edge_backs and _edge_back(image, quad, det.card_width):
+                edge_backs.append(quad)
         corner_reads, far = self._read_corners(image, det.corners, det.card_width)
         # Fanned face-down cards: their pattern breaks into countless glyph-sized pieces, all searched for indices
         # in vain. Not searched where none of the hand's outline corners read. (Its corners are still read: a
@@ -546,7 +555,7 @@ class Reader:
                     if joker is not None:
                         out[k] = CardRead(joker[0], joker[1], r.quad, "tl", False)
         out += self._truncated_kept(out, truncated)
-        for quad in det.backs:
+        for quad in det.backs + edge_backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
                                                               and _inside(r.index_box.mean(axis=0), quad))
@@ -1423,6 +1432,32 @@ def _in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
 def _same_blob(hand: np.ndarray, back: np.ndarray, card_w: float) -> bool:
     """Whether ``hand`` (an outline) and ``back`` (a rectangle) are one blob, taken for face-down cards."""
     return bool(np.linalg.norm(back.mean(axis=0) - hand.reshape(-1, 2).mean(axis=0)) < 0.3 * card_w)
+
+
+def _edge_back(image: np.ndarray, quad: np.ndarray, card_w: float) -> bool:
+    """An outline found from edges alone that looked like a back is one (``EDGE_BACKS``): a card's size (its
+    short side within a fifth of ``card_w``), clear of the picture's border, and the colour round it not
+    showing inside (``_mat_inside``)."""
+    h, w = image.shape[:2]
+    side = short_side(quad)
+    return bool(abs(side / card_w - 1) <= 0.2 and quad[:, 0].min() > 2 and quad[:, 1].min() > 2
+                and quad[:, 0].max() < w - 3 and quad[:, 1].max() < h - 3
+                and _mat_inside(image, quad) < EDGE_BACK_MAT)
+
+
+def _mat_inside(image: np.ndarray, quad: np.ndarray, px: int = 48) -> float:
+    """The share of an outline's inside (its middle, 0.8 of it) that has the colour round it (the median of a
+    band a fifth of a card wide outside it, Lab distance under 30): near 0 for a card lying there, high for a
+    frame of chips or clutter with the mat between."""
+    c = quad.mean(axis=0)
+    grown = (c + 1.4 * (quad - c)).astype(np.float32)
+    m = cv2.getPerspectiveTransform(grown, np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32))
+    lab = cv2.cvtColor(cv2.warpPerspective(image, m, (px, px)), cv2.COLOR_BGR2LAB).astype(np.int16)
+    u = (np.arange(px) + 0.5) / px - 0.5  # -0.5..0.5 across the grown frame; the outline is at +-0.5/1.4
+    r = np.maximum(np.abs(u)[:, None], np.abs(u)[None, :]) * 1.4
+    ring, inner = r > 0.5 * 1.06, r < 0.4
+    mat = np.median(lab[ring], axis=0)
+    return float((np.abs(lab[inner] - mat).sum(axis=1) < 30).mean())
 
 
 def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
