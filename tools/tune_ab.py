@@ -11,8 +11,9 @@ four kinds (``KINDS``: the default picture, small cards with the whole table in 
 lower-resolution camera, the default on a white tablecloth; ``--kinds stk`` adds a full row with two stacked
 slots, the Jokers variant), and with ``--photos`` the real photos' dev half
 (even images) as they are and softened to 85 px cards. Each kind is counted as ``vision_bench.score_scene``
-counts (right and wrong, community and pocket apart), and every picture whose reads differ is listed with the
-cards only one reader named. Rendered scenes are kept in ``--cache`` (a few hundred MB for the default sets) so a
+counts (right and wrong, community and pocket apart; face-down cards found, and reported where none lies; on the
+photos, which hold no face-down card, face-down reports off every labelled card), and every picture whose reads
+differ is listed with the cards only one reader named. Rendered scenes are kept in ``--cache`` (a few hundred MB for the default sets) so a
 second run only reads. Both readers run in one process (the old one from ``git archive``, as
 ``benchmarks.reader_ab`` loads it), each picture read by both in turn; ``--jobs`` pictures at once.
 """
@@ -37,8 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import (LOW_SIZE, PHOTOS, SMALL_CARDS, SMALL_SIZE, _rect, card_outcomes,  # noqa: E402
-                                     card_width, names_one_not_there, photo_boxes, score_scene, softened)
+from benchmarks.vision_bench import (LOW_SIZE, PHOTOS, SMALL_CARDS, SMALL_SIZE, _rect, _within,  # noqa: E402
+                                     card_outcomes, card_width, names_one_not_there, photo_boxes, score_scene,
+                                     softened)
 from companion.vision.glyphs import TRAIN_DECKS  # noqa: E402
 # name -> render_scene keywords
 KINDS: dict[str, dict[str, Any]] = {
@@ -81,7 +83,8 @@ def _scene_job(job: tuple[str, str, str, int]) -> tuple[str, str, int, dict, dic
 
 
 def _photo_job(job: tuple[int, str, bool, list[dict[str, str]]]
-               ) -> tuple[int, str, bool, list[dict[str, str]], list[str], list[str], int, int]:
+               ) -> tuple[int, str, bool, list[dict[str, str]], list[str], list[str], tuple[int, int],
+                          tuple[int, int]]:
     i, name, soft, boxes = job
     cv2.setNumThreads(1)
     image = cv2.imread(str(PHOTOS / name))
@@ -92,8 +95,10 @@ def _photo_job(job: tuple[int, str, bool, list[dict[str, str]]]
         reads = _READERS[key].read_still(image)
         outcomes = [o for o, _ in card_outcomes(reads, boxes)]
         not_there = sum(1 for r in reads if r.code and not r.face_down and names_one_not_there(r, boxes))
-        res.append((outcomes, not_there))
-    return i, name, soft, boxes, res[0][0], res[1][0], res[0][1], res[1][1]
+        # Face-down reports off every labelled card (the photos hold no face-down card): clutter taken for backs.
+        stray = sum(1 for r in reads if r.face_down and not any(_within(r.centre, _rect(b), 0) for b in boxes))
+        res.append((outcomes, not_there, stray))
+    return i, name, soft, boxes, res[0][0], res[1][0], (res[0][1], res[0][2]), (res[1][1], res[1][2])
 
 
 def _seeds(text: str) -> list[int]:
@@ -155,6 +160,8 @@ def _report_scenes(results, old_name: str) -> None:
             for zone in ("community", "pocket"):
                 for field in ("readable", "right", "wrong"):
                     t[key][f"{zone}_{field}"] += s[zone].get(field, 0)
+            for field in ("truth", "found", "not_there"):
+                t[key][f"backs_{field}"] += s["backs"].get(field, 0)
         if n_old != n_new:
             lost, gained = n_old - n_new, n_new - n_old
             diffs.append(f"  {kind} {deck} {seed}: only {old_name}: {sorted(lost.elements()) or '-'}; "
@@ -165,7 +172,8 @@ def _report_scenes(results, old_name: str) -> None:
         print(f"  {kind:5s} {deck:22s} community {o['community_right']} -> {n['community_right']} of "
               f"{n['community_readable']} (wrong {o['community_wrong']} -> {n['community_wrong']}), pocket "
               f"{o['pocket_right']} -> {n['pocket_right']} of {n['pocket_readable']} (wrong {o['pocket_wrong']} -> "
-              f"{n['pocket_wrong']})")
+              f"{n['pocket_wrong']}), face-down {o['backs_found']} -> {n['backs_found']} of {n['backs_truth']} "
+              f"(where none lies {o['backs_not_there']} -> {n['backs_not_there']})")
     print(f"scenes whose named cards differ: {len(diffs)}")
     for line in diffs:
         print(line)
@@ -175,11 +183,13 @@ def _report_photos(results, old_name: str) -> None:
     tot: dict[bool, dict[str, Counter]] = {False: {"old": Counter(), "new": Counter()},
                                            True: {"old": Counter(), "new": Counter()}}
     diffs: list[str] = []
-    for i, name, soft, boxes, o_old, o_new, nt_old, nt_new in results:
+    for i, name, soft, boxes, o_old, o_new, (nt_old, sb_old), (nt_new, sb_new) in results:
         tot[soft]["old"].update(o_old)
         tot[soft]["new"].update(o_new)
         tot[soft]["old"]["not_there"] += nt_old
         tot[soft]["new"]["not_there"] += nt_new
+        tot[soft]["old"]["stray_backs"] += sb_old
+        tot[soft]["new"]["stray_backs"] += sb_new
         for b, a, c in zip(boxes, o_old, o_new):
             if a != c:
                 diffs.append(f"  {'softened ' if soft else ''}{name} {b['card']} at {_rect(b)}: {a} -> {c}")
@@ -187,10 +197,11 @@ def _report_photos(results, old_name: str) -> None:
             diffs.append(f"  {'softened ' if soft else ''}{name}: reads naming a card not there {nt_old} -> {nt_new}")
     for soft in (False, True):
         o, n = tot[soft]["old"], tot[soft]["new"]
-        cards = sum(v for k, v in n.items() if k != "not_there")
+        cards = sum(v for k, v in n.items() if k not in ("not_there", "stray_backs"))
         print(f"real photos, dev half{', softened' if soft else ''}, {old_name} -> working tree: right "
               f"{o['right']} -> {n['right']} of {cards}, wrong {o['wrong']} -> {n['wrong']}, reads naming a card "
-              f"not there {o['not_there']} -> {n['not_there']}")
+              f"not there {o['not_there']} -> {n['not_there']}, face-down reports off the cards "
+              f"{o['stray_backs']} -> {n['stray_backs']}")
     print(f"cards whose outcome differs: {len(diffs)}")
     for line in diffs:
         print(line)
