@@ -1446,9 +1446,9 @@ def _edge_back(image: np.ndarray, quad: np.ndarray, card_w: float) -> bool:
 
 
 def _mat_inside(image: np.ndarray, quad: np.ndarray, px: int = 48) -> float:
-    """The share of an outline's inside (its middle, 0.8 of it) that has the colour round it (the median of a
-    band a fifth of a card wide outside it, Lab distance under 30): near 0 for a card lying there, high for a
-    frame of chips or clutter with the mat between."""
+    """The share of an outline's inside (its middle, 0.8 of it across) that has the colour round it (the median
+    of a band about a sixth of its width wide just outside it; Lab distance under 30): near 0 for a card lying
+    there, high for a frame of chips or clutter with the mat between."""
     c = quad.mean(axis=0)
     grown = (c + 1.4 * (quad - c)).astype(np.float32)
     m = cv2.getPerspectiveTransform(grown, np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32))
