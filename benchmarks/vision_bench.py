@@ -326,9 +326,8 @@ def real_photos(reader: Reader, limit: int | None = None, soften: bool = False) 
         if img is None:
             continue
         reads = reader.read_still(softened(img, boxes) if soften else img)
-        rects = [_rect(b) for b in boxes]
         for r in reads:
-            if not any(_within(r.centre, rect, 0) for rect in rects):
+            if off_every_card(r, boxes):
                 if r.face_down:
                     c["stray_backs"] += 1
                 elif r.code:
@@ -358,6 +357,11 @@ def names_one_not_there(read, boxes: list[dict[str, str]]) -> bool:
     at = [read.centre] + ([read.index_box.mean(axis=0)] if read.index_box is not None else [])
     return read.code in ("JR", "JB") or not any(b["card"][0] == read.code[0] and any(_within(p, _rect(b)) for p in at)
                                                 for b in boxes)
+
+
+def off_every_card(read, boxes: list[dict[str, str]]) -> bool:
+    """A read whose card centre lies in no labelled box (a card named, or a back reported, on the clutter)."""
+    return not any(_within(read.centre, _rect(b), 0) for b in boxes)
 
 
 def _rect(box: dict[str, str]) -> tuple[int, int, int, int]:

@@ -2032,20 +2032,20 @@ def test_a_hand_of_backs_found_only_by_its_edges_is_reported_face_down(reader: R
     # back and is a card's size, clear of the picture's border, with no mat showing inside: face-down cards.
     from companion.vision.synthetic import render_scene
 
+    from collections import Counter
+
+    from benchmarks.vision_bench import score_scene
+
     sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
-    backs = [t.quad.mean(axis=0) for t in sc.cards if not t.face_up]
-    cw = _card_width(sc)
 
-    def tally() -> tuple[int, int]:  # (backs found, reports where no back lies)
-        reads = reader.read_still(sc.image)
-        found = sum(any(r.face_down and np.linalg.norm(r.centre - b) < 0.6 * cw for r in reads) for b in backs)
-        return found, sum(r.face_down and all(np.linalg.norm(r.centre - b) > 0.8 * cw for b in backs)
-                          for r in reads)
+    def backs() -> Counter:  # truth, found, and reports where no back lies, as the benchmark counts them
+        return score_scene(reader.read_still(sc.image), sc.cards, _card_width(sc))["backs"]
 
-    assert tally() == (len(backs), 0)
+    b = backs()
+    assert b["truth"] >= 2 and b["found"] == b["truth"] and b["not_there"] == 0
     reader.edge_backs = False
     try:
-        assert tally()[0] < len(backs)
+        assert backs()["found"] < b["truth"]
     finally:
         reader.edge_backs = True
 

@@ -13,8 +13,8 @@ slots, the Jokers variant), and with ``--photos`` the real photos' dev half
 (even images) as they are and softened to 85 px cards. Each kind is counted as ``vision_bench.score_scene``
 counts (right and wrong, community and pocket apart; face-down cards found, and reported where none lies; on the
 photos, which hold no face-down card, face-down reports off every labelled card), and every picture whose reads
-differ is listed with the cards only one reader named. Rendered scenes are kept in ``--cache`` (a few hundred MB for the default sets) so a
-second run only reads. Both readers run in one process (the old one from ``git archive``, as
+differ is listed with the cards only one reader named. Rendered scenes are kept in ``--cache`` (a few hundred MB
+for the default sets) so a second run only reads. Both readers run in one process (the old one from ``git archive``, as
 ``benchmarks.reader_ab`` loads it), each picture read by both in turn; ``--jobs`` pictures at once.
 """
 
@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import (LOW_SIZE, PHOTOS, SMALL_CARDS, SMALL_SIZE, _rect, _within,  # noqa: E402
-                                     card_outcomes, card_width, names_one_not_there, photo_boxes, score_scene,
+from benchmarks.vision_bench import (LOW_SIZE, PHOTOS, SMALL_CARDS, SMALL_SIZE, _rect, card_outcomes,  # noqa: E402
+                                     card_width, names_one_not_there, off_every_card, photo_boxes, score_scene,
                                      softened)
 from companion.vision.glyphs import TRAIN_DECKS  # noqa: E402
 # name -> render_scene keywords
@@ -96,7 +96,7 @@ def _photo_job(job: tuple[int, str, bool, list[dict[str, str]]]
         outcomes = [o for o, _ in card_outcomes(reads, boxes)]
         not_there = sum(1 for r in reads if r.code and not r.face_down and names_one_not_there(r, boxes))
         # Face-down reports off every labelled card (the photos hold no face-down card): clutter taken for backs.
-        stray = sum(1 for r in reads if r.face_down and not any(_within(r.centre, _rect(b), 0) for b in boxes))
+        stray = sum(1 for r in reads if r.face_down and off_every_card(r, boxes))
         res.append((outcomes, not_there, stray))
     return i, name, soft, boxes, res[0][0], res[1][0], (res[0][1], res[0][2]), (res[1][1], res[1][2])
 

@@ -870,7 +870,7 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
     k = max(7, int(BACK_OPEN * np.sqrt(card_area / CARD_ASPECT)) | 1)
     out: list[np.ndarray] = []
     step = None
-    for size in (7, k):
+    for size in ((7, k) if k > 7 else (7,)):
         opened = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         cnts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in cnts:
@@ -883,15 +883,13 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
             if _round(a, peri) or a / max(rw * rh, 1) < 0.6 or min(rw, rh) < 0.6 * np.sqrt(card_area / 1.4) or \
                     max(rw, rh) > BACK_LONG * min(rw, rh):
                 continue
-            if size != 7 and any(cv2.pointPolygonTest(q, rect[0], False) >= 0 for q in out):
+            if size > 7 and any(cv2.pointPolygonTest(q, rect[0], False) >= 0 for q in out):
                 continue
             if step is None:
                 step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
             if not _sharp(c, step, BACK_STEP):
                 continue
             out.append(order_clockwise(cv2.boxPoints(rect)))
-        if k <= 7:
-            break
     return [q * scale for q in out]
 
 

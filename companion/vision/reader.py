@@ -95,10 +95,9 @@ FAR_MARGIN = 0.1
 # further out (``_read_far``): where they found ink at the border alone, the far frames read no card on 240 tuning
 # stills with the whole table in view (small cards; 329 such corners) and cost a quarter of the far frames' time.
 INK_AT_LEFT, GLYPH_ROW = 1, 2
-# A card's outline found from its edges alone (``detect.edge_quads``: a hand of backs whose border and pattern
-# are neither paper nor far from the mat's colour) that looks like a back is reported as face-down cards.
-EDGE_BACKS = True
-EDGE_BACK_MAT = 0.1  # ...unless this share of its inside has the colour round it (chips lined up on the mat)
+# A card's outline found from its edges alone that looks like a back is not one where this share of its inside
+# has the colour round it (chips lined up on the mat; ``_edge_back``).
+EDGE_BACK_MAT = 0.1
 # An outline from edges alone (``detect.edge_quads``) that does not read, and is bigger than a card, is read again
 # shrunk about its centre by these factors: beside small cards in a glare spot, the edges enclosed the card's
 # blurred halo too, and the outline was a sixth too big (small-card byron tuning scenes: 2 more community cards
@@ -313,8 +312,9 @@ class Reader:
         self.search_indices = True
         # Find whole cards by their two indices where no outline shows them (cards on white paper, clutter).
         self.pair_indices = True
-        # Report outlines found from edges alone that look like backs as face-down cards (``EDGE_BACKS``).
-        self.edge_backs = EDGE_BACKS
+        # Report a card's outline found from its edges alone (``detect.edge_quads``: a hand of backs whose border and
+        # pattern are neither paper nor far from the mat's colour) that looks like a back as face-down cards.
+        self.edge_backs = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -1435,7 +1435,7 @@ def _same_blob(hand: np.ndarray, back: np.ndarray, card_w: float) -> bool:
 
 
 def _edge_back(image: np.ndarray, quad: np.ndarray, card_w: float) -> bool:
-    """An outline found from edges alone that looked like a back is one (``EDGE_BACKS``): a card's size (its
+    """An outline found from edges alone that looked like a back is one (``Reader.edge_backs``): a card's size (its
     short side within a fifth of ``card_w``), clear of the picture's border, and the colour round it not
     showing inside (``_mat_inside``)."""
     h, w = image.shape[:2]
