@@ -2050,6 +2050,69 @@ def test_a_hand_of_backs_found_only_by_its_edges_is_reported_face_down(reader: R
         reader.edge_backs = True
 
 
+@pytest.mark.parametrize("seed,deck,mat", [(5063, "saulspatz_gang4colour", None),
+                                            (5037, "byronknoll_vector", "white_cloth")])
+def test_a_hand_of_backs_that_passes_for_paper_is_reported_face_down(reader: Reader, seed: int, deck: str,
+                                                                       mat: str | None) -> None:
+    # Tuning scenes: blue backs whose white stars pass for paper (two hands on a red mat), and two red backs with a
+    # white border on a white cloth, outlined by their edges. Each is a "hand", not a back; its index search
+    # reads nothing, and it is solid, card-sized and patterned all over: face-down cards.
+    from collections import Counter
+
+    from benchmarks.vision_bench import score_scene
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(seed, size=(2028, 1520), deck=deck, jokers=False, **({"mat": mat} if mat else {}))
+
+    def backs() -> Counter:  # truth, found, and reports where no back lies, as the benchmark counts them
+        return score_scene(reader.read_still(sc.image), sc.cards, _card_width(sc))["backs"]
+
+    b = backs()
+    assert b["truth"] >= 2 and b["found"] == b["truth"] and b["not_there"] == 0
+    reader.hand_backs = False
+    try:
+        assert backs()["found"] == 0
+    finally:
+        reader.hand_backs = True
+
+
+def _drawn_hand(pattern: bool, size: tuple[int, int] = (300, 220)) -> tuple[np.ndarray, np.ndarray]:
+    """A grey picture with a hand-sized rectangle (two cards fanned: 1.4 cards' area) on it, filled with a blue
+    lattice (a back's pattern) or plain white; and the rectangle's outline."""
+    img = np.full((600, 800, 3), (90, 90, 90), np.uint8)
+    x0, y0 = 250, 150
+    w, h = size
+    cv2.rectangle(img, (x0, y0), (x0 + w, y0 + h), (240, 240, 240), -1)
+    if pattern:
+        cv2.rectangle(img, (x0 + 8, y0 + 8), (x0 + w - 8, y0 + h - 8), (160, 40, 30), -1)
+        for k in range(-h, w, 10):
+            cv2.line(img, (x0 + k, y0 + 8), (x0 + k + h, y0 + h + 8), (240, 240, 240), 2)
+    outline = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+    return img, outline
+
+
+def test_a_hand_is_taken_for_backs_only_when_solid_card_sized_unread_and_patterned_all_over() -> None:
+    from companion.vision import BACK, CardRead
+    from companion.vision.reader import _hand_back
+
+    card_w = 150.0  # a card 150 x 210: the rectangle is 1.47 cards' area
+    img, outline = _drawn_hand(pattern=True)
+    quad = _hand_back(img, outline, [], card_w)
+    assert quad is not None and np.allclose(np.sort(quad[:, 0])[[0, -1]], [250, 550], atol=2)
+    assert _hand_back(_drawn_hand(pattern=False)[0], outline, [], card_w) is None  # plain paper: a face, unread
+    assert _hand_back(img, outline, [], 220.0) is None  # under one card's area
+    read = CardRead("Qh", 0.9, outline, "tl", False)
+    assert _hand_back(img, outline, [read], card_w) is None  # a card was read in it
+    assert _hand_back(img, outline, [CardRead(BACK, 0.8, outline, "none", True)], card_w) is None
+    # Not solid: a U of the same pattern (its hull holds the mat between its arms).
+    u = np.array([[250, 150], [550, 150], [550, 370], [480, 370], [480, 230], [320, 230], [320, 370], [250, 370]],
+                 np.float32)
+    assert _hand_back(img, u, [], 100.0) is None
+    # Longer than a hand: a strip over twice as long as wide (a row of cards, the mat's rim).
+    strip_img, strip = _drawn_hand(pattern=True, size=(460, 220))
+    assert _hand_back(strip_img, strip, [], card_w) is None
+
+
 def test_a_card_shaped_thing_far_smaller_than_the_lone_cards_does_not_set_the_card_size() -> None:
     # Three cards alone on the mat and a small white label of a card's shape: the label is no card (a card
     # beside a pair side by side is 1.43 times smaller, not three times), and does not cut the cards into a grid.

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
-from companion.vision.detect import (CARD_ASPECT, CornerCandidate, Detection, card_shaped, components,
+from companion.vision.detect import (CARD_ASPECT, HAND_ASPECT, CornerCandidate, Detection, card_shaped, components,
                                      detect_cards, order_clockwise, short_side)
 from companion.vision.index_pairs import index_cards
 from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
@@ -107,6 +107,13 @@ EDGE_SHRINK = (0.93, 0.86)
 # below which it is not looked for (the band would be a pixel or two).
 MARGIN_BAND = (0.06, 0.11)
 MARGIN_MIN_PX = 40
+# A hand no card was read in is face-down cards (a back's pattern light enough to pass for paper, so that no back of
+# the same blob was found: ``_hand_back``) where it is at least HAND_BACK cards' area, fills HAND_BACK_SOLID
+# of its convex hull (fanned backs 0.83 and up on the tuning scenes; clutter in the photos' dev half mostly under
+# 0.6), is shorter than detect.HAND_ASPECT, its rectangle looks like a back (``_looks_like_back``) and no part of
+# it is plain (``_plainest_tile``: the mean |Laplacian| of its plainest sixteenth at least HAND_BACK_TEXTURE; chips
+# with the mat between them, a glare spot, a book's cover: 0.3-0.9; backs 3.6 and up, blurred on a white cloth).
+HAND_BACK, HAND_BACK_SOLID, HAND_BACK_TEXTURE = 1.0, 0.8, 2.0
 BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
@@ -315,6 +322,8 @@ class Reader:
         # Report a card's outline found from its edges alone (``detect.edge_quads``: a hand of backs whose border and
         # pattern are neither paper nor far from the mat's colour) that looks like a back as face-down cards.
         self.edge_backs = True
+        # Report a hand that no card was read in and that looks like face-down cards as those (_hand_back).
+        self.hand_backs = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -555,7 +564,12 @@ class Reader:
                     if joker is not None:
                         out[k] = CardRead(joker[0], joker[1], r.quad, "tl", False)
         out += self._truncated_kept(out, truncated)
-        for quad in det.backs + edge_backs:
+        # Hands searched for indices in vain that look like face-down cards (no back of the same blob was found:
+        # their pattern passed for paper). Only now: set aside before the search, a face-up hand of court
+        # cards on the tuning scenes lost a card its search read.
+        hand_backs = [q for h in hands if self.hand_backs and (q := _hand_back(image, h, out, det.card_width))
+                      is not None]
+        for quad in det.backs + edge_backs + hand_backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
                                                               and _inside(r.index_box.mean(axis=0), quad))
@@ -1458,6 +1472,37 @@ def _mat_inside(image: np.ndarray, quad: np.ndarray, px: int = 48) -> float:
     ring, inner = r > 0.5 * 1.06, r < 0.4
     mat = np.median(lab[ring], axis=0)
     return float((np.abs(lab[inner] - mat).sum(axis=1) < 30).mean())
+
+
+def _hand_back(image: np.ndarray, hand: np.ndarray, reads: list[CardRead], card_w: float) -> np.ndarray | None:
+    """The rectangle of a hand (a paper blob not one card) that is face-down cards after all (HAND_BACK): no
+    card read in it, card-sized or more, solid, patterned like a back all over; else None."""
+    c = hand.reshape(-1, 1, 2).astype(np.float32)
+    area = cv2.contourArea(c)
+    (_, (rw, rh), _) = rect = cv2.minAreaRect(c)
+    if area < HAND_BACK * CARD_ASPECT * card_w * card_w or max(rw, rh) >= HAND_ASPECT * min(rw, rh) or \
+            area < HAND_BACK_SOLID * cv2.contourArea(cv2.convexHull(c)):
+        return None
+    if any(cv2.pointPolygonTest(c, (float(p[0]), float(p[1])), False) >= 0 for r in reads
+           for p in ([r.centre] if r.index_box is None else [r.centre, r.index_box.mean(axis=0)])):
+        return None
+    quad = order_clockwise(cv2.boxPoints(rect))
+    if _looks_like_back(image, quad) and _plainest_tile(image, quad) >= HAND_BACK_TEXTURE:
+        return quad
+    return None
+
+
+def _plainest_tile(image: np.ndarray, quad: np.ndarray, px: int = 120) -> float:
+    """How much texture the plainest part of ``quad``'s inside has: the mean |Laplacian| (grey levels, after a
+    3x3 blur) of the least textured of 4 x 4 tiles across its middle 0.8, warped to ``px`` square."""
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32),
+                                    np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32))
+    grey = cv2.cvtColor(cv2.warpPerspective(image, m, (px, px)), cv2.COLOR_BGR2GRAY)
+    lap = np.abs(cv2.Laplacian(cv2.GaussianBlur(grey, (3, 3), 0), cv2.CV_32F))
+    t, n = px // 10, 4
+    step = (px - 2 * t) // n
+    tiles = lap[t:t + n * step, t:t + n * step].reshape(n, step, n, step).mean(axis=(1, 3))
+    return float(tiles.min())
 
 
 def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
