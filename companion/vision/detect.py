@@ -43,6 +43,9 @@ BACK_STEP = 15
 # wood's darker grain at the picture's edge 3 or more.
 BACK_LONG = 1.85
 BACK_OPEN = 0.3  # card widths: the second look for loose backs opens away texture thinner than this
+# ...and the third (faces left in) keeps regions under this share paper, filling this much of their rectangle, with a
+# straight edge BACK_EDGE card widths long (chips touching, a glare spot beside a chip: neither)
+BACK_PAPER, BACK_FILL = 0.35, 0.8
 # A hand taken for face-down cards (little paper inside) has a straight edge at least this many card widths long
 # (its outline simplified to 1 %): on the tuning scenes (5030-5069, both training decks, four kinds) every such
 # report of backs had one of 0.55 or more (low resolution; 0.67 at other sizes), and on the white cloth chips
@@ -553,7 +556,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
     if corners:
         det.corners = _on_sharp_steps(det.corners, paperness[2], cw, scale)
-        det.backs += _loose_backs(other, mask, card_area, scale, dist)
+        det.backs += _loose_backs(other, mask, card_area, scale, dist, white)
         hands: list[np.ndarray] = []
         det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads], card_area, hands,
                                                         edges)]
@@ -858,20 +861,32 @@ def _notched_card(contour: np.ndarray, rect: RotatedRect, card_area: float) -> b
 
 
 def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float,
-                 dist: np.ndarray) -> list[np.ndarray]:
+                 dist: np.ndarray, paper: np.ndarray | None = None) -> list[np.ndarray]:
     """Face-down cards without a white border (or fanned so that it does not close): card-sized regions of
     neither mat nor paper, clear of the face-up cards, not round (chips), no longer than a fan of two
     (``BACK_LONG``), with a sharp outline (``dist``: each pixel's colour distance to the mat; a glare spot on the
     mat fades out softly). Where a back touches the table's own texture off the mat's colour (a wood's darker
     stripes), the two are one region: opened with a kernel ``BACK_OPEN`` card widths across, the stripes go and
-    the back stays; what that finds beyond the backs found already is added."""
+    the back stays; what that finds beyond the backs found already is added.
+
+    With ``paper`` (the paper mask), a third look: the off-colour regions with the faces left in. A back's thin
+    white border broken into bits of paper (a dark mat, a small card) is part of the faces, and taking the faces
+    out cut the back into pieces along it, each too small or with an outline not on the back's edge. Kept where
+    under BACK_PAPER of the region is paper (a face is mostly paper), it fills BACK_FILL of its rectangle and has
+    a straight edge BACK_EDGE card widths long."""
+    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     m = cv2.bitwise_and(other, cv2.bitwise_not(cv2.dilate(faces, np.ones((5, 5), np.uint8))))
-    m = _fill(cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))))
+    m = _fill(cv2.morphologyEx(m, cv2.MORPH_CLOSE, close))
     k = max(7, int(BACK_OPEN * np.sqrt(card_area / CARD_ASPECT)) | 1)
+    looks: list[tuple[np.ndarray, int, np.ndarray | None]] = [(m, 7, None)]
+    if k > 7:
+        looks.append((m, k, None))
+    if paper is not None:  # (the faces left in: what of a region is paper is counted)
+        looks.append((_fill(cv2.morphologyEx(cv2.bitwise_or(other, paper), cv2.MORPH_CLOSE, close)), 7, paper))
     out: list[np.ndarray] = []
     step = None
-    for size in ((7, k) if k > 7 else (7,)):
-        opened = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    for n_look, (src, size, faces_in) in enumerate(looks):
+        opened = cv2.morphologyEx(src, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         cnts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in cnts:
             a = cv2.contourArea(c)
@@ -883,7 +898,10 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
             if _round(a, peri) or a / max(rw * rh, 1) < 0.6 or min(rw, rh) < 0.6 * np.sqrt(card_area / 1.4) or \
                     max(rw, rh) > BACK_LONG * min(rw, rh):
                 continue
-            if size > 7 and any(cv2.pointPolygonTest(q, rect[0], False) >= 0 for q in out):
+            if n_look and any(cv2.pointPolygonTest(q, rect[0], False) >= 0 for q in out):
+                continue
+            if faces_in is not None and (a < BACK_FILL * rw * rh or _covered(c, faces_in) >= BACK_PAPER or
+                                         _longest_stretch(c, peri) < BACK_EDGE * np.sqrt(card_area / CARD_ASPECT)):
                 continue
             if step is None:
                 step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
