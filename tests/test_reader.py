@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import cv2
@@ -2075,22 +2076,21 @@ def test_a_hand_of_backs_found_only_by_its_edges_is_reported_face_down(reader: R
     # back and is a card's size, clear of the picture's border, with no mat showing inside: face-down cards.
     from companion.vision.synthetic import render_scene
 
-    from collections import Counter
-
-    from benchmarks.vision_bench import score_scene
-
     sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
-
-    def backs() -> Counter:  # truth, found, and reports where no back lies, as the benchmark counts them
-        return score_scene(reader.read_still(sc.image), sc.cards, _card_width(sc))["backs"]
-
-    b = backs()
+    b = _backs_tally(reader, sc)
     assert b["truth"] >= 2 and b["found"] == b["truth"] and b["not_there"] == 0
     reader.edge_backs = False
     try:
-        assert backs()["found"] < b["truth"]
+        assert _backs_tally(reader, sc)["found"] < b["truth"]
     finally:
         reader.edge_backs = True
+
+
+def _backs_tally(reader: Reader, sc: Scene) -> Counter:
+    """Face-down cards in ``sc`` as the benchmark counts them: truth, found, reports where no back lies."""
+    from benchmarks.vision_bench import score_scene
+
+    return score_scene(reader.read_still(sc.image), sc.cards, _card_width(sc))["backs"]
 
 
 @pytest.mark.parametrize("seed,deck,mat", [(5063, "saulspatz_gang4colour", None),
@@ -2100,21 +2100,14 @@ def test_a_hand_of_backs_that_passes_for_paper_is_reported_face_down(reader: Rea
     # Tuning scenes: blue backs whose white stars pass for paper (two hands on a red mat), and two red backs with a
     # white border on a white cloth, outlined by their edges. Each is a "hand", not a back; its index search
     # reads nothing, and it is solid, card-sized and patterned all over: face-down cards.
-    from collections import Counter
-
-    from benchmarks.vision_bench import score_scene
     from companion.vision.synthetic import render_scene
 
     sc = render_scene(seed, size=(2028, 1520), deck=deck, jokers=False, **({"mat": mat} if mat else {}))
-
-    def backs() -> Counter:  # truth, found, and reports where no back lies, as the benchmark counts them
-        return score_scene(reader.read_still(sc.image), sc.cards, _card_width(sc))["backs"]
-
-    b = backs()
+    b = _backs_tally(reader, sc)
     assert b["truth"] >= 2 and b["found"] == b["truth"] and b["not_there"] == 0
     reader.hand_backs = False
     try:
-        assert backs()["found"] == 0
+        assert _backs_tally(reader, sc)["found"] == 0
     finally:
         reader.hand_backs = True
 
