@@ -861,7 +861,7 @@ def _notched_card(contour: np.ndarray, rect: RotatedRect, card_area: float) -> b
 
 
 def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float,
-                 dist: np.ndarray, paper: np.ndarray | None = None) -> list[np.ndarray]:
+                 dist: np.ndarray, paper: np.ndarray) -> list[np.ndarray]:
     """Face-down cards without a white border (or fanned so that it does not close): card-sized regions of
     neither mat nor paper, clear of the face-up cards, not round (chips), no longer than a fan of two
     (``BACK_LONG``), with a sharp outline (``dist``: each pixel's colour distance to the mat; a glare spot on the
@@ -869,7 +869,7 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
     stripes), the two are one region: opened with a kernel ``BACK_OPEN`` card widths across, the stripes go and
     the back stays; what that finds beyond the backs found already is added.
 
-    With ``paper`` (the paper mask), a third look: the off-colour regions with the faces left in. A back's thin
+    Then a third look (``paper``: the paper mask): the off-colour regions with the faces left in. A back's thin
     white border broken into bits of paper (a dark mat, a small card) is part of the faces, and taking the faces
     out cut the back into pieces along it, each too small or with an outline not on the back's edge. Kept where
     under BACK_PAPER of the region is paper (a face is mostly paper), it fills BACK_FILL of its rectangle and has
@@ -881,8 +881,8 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
     looks: list[tuple[np.ndarray, int, np.ndarray | None]] = [(m, 7, None)]
     if k > 7:
         looks.append((m, k, None))
-    if paper is not None:  # (the faces left in: what of a region is paper is counted)
-        looks.append((_fill(cv2.morphologyEx(cv2.bitwise_or(other, paper), cv2.MORPH_CLOSE, close)), 7, paper))
+    # (the faces left in: what of a region is paper is counted)
+    looks.append((_fill(cv2.morphologyEx(cv2.bitwise_or(other, paper), cv2.MORPH_CLOSE, close)), 7, paper))
     out: list[np.ndarray] = []
     step = None
     for n_look, (src, size, faces_in) in enumerate(looks):

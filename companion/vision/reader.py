@@ -567,8 +567,8 @@ class Reader:
         # Hands searched for indices in vain that look like face-down cards (no back of the same blob was found:
         # their pattern passed for paper). Only now: set aside before the search, a face-up hand of court
         # cards on the tuning scenes lost a card its search read.
-        hand_backs = [q for h in hands if self.hand_backs and (q := _hand_back(image, h, out, det.card_width))
-                      is not None]
+        hand_backs = [q for h in hands if (q := _hand_back(image, h, out, det.card_width)) is not None] \
+            if self.hand_backs else []
         for quad in det.backs + edge_backs + hand_backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
@@ -1483,7 +1483,7 @@ def _hand_back(image: np.ndarray, hand: np.ndarray, reads: list[CardRead], card_
     if area < HAND_BACK * CARD_ASPECT * card_w * card_w or max(rw, rh) >= HAND_ASPECT * min(rw, rh) or \
             area < HAND_BACK_SOLID * cv2.contourArea(cv2.convexHull(c)):
         return None
-    if any(cv2.pointPolygonTest(c, (float(p[0]), float(p[1])), False) >= 0 for r in reads
+    if any(_inside(p, hand) for r in reads
            for p in ([r.centre] if r.index_box is None else [r.centre, r.index_box.mean(axis=0)])):
         return None
     quad = order_clockwise(cv2.boxPoints(rect))
