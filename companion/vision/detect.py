@@ -46,6 +46,9 @@ BACK_OPEN = 0.3  # card widths: the second look for loose backs opens away textu
 # ...and the third (faces left in) keeps regions under this share paper, filling this much of their rectangle, with a
 # straight edge BACK_EDGE card widths long (chips touching, a glare spot beside a chip: neither)
 BACK_PAPER, BACK_FILL = 0.35, 0.8
+# The last look for loose backs: the pixels whose hue is off the mat's, Lab |a - a_mat| + |b - b_mat| over this
+# (a glare spot is the mat lit up, the same hue), held to the third look's fill and straight edge.
+BACK_CHROMA = 30
 # A hand taken for face-down cards (little paper inside) has a straight edge at least this many card widths long
 # (its outline simplified to 1 %): on the tuning scenes (5030-5069, both training decks, four kinds) every such
 # report of backs had one of 0.55 or more (low resolution; 0.67 at other sizes), and on the white cloth chips
@@ -556,7 +559,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
     if corners:
         det.corners = _on_sharp_steps(det.corners, paperness[2], cw, scale)
-        det.backs += _loose_backs(other, mask, card_area, scale, dist, white)
+        det.backs += _loose_backs(other, mask, card_area, scale, dist, white,
+                                  cv2.threshold(cv2.add(d1, d2), BACK_CHROMA, 255, cv2.THRESH_BINARY)[1])
         hands: list[np.ndarray] = []
         det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads], card_area, hands,
                                                         edges)]
@@ -861,7 +865,7 @@ def _notched_card(contour: np.ndarray, rect: RotatedRect, card_area: float) -> b
 
 
 def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: float,
-                 dist: np.ndarray, paper: np.ndarray) -> list[np.ndarray]:
+                 dist: np.ndarray, paper: np.ndarray, chroma: np.ndarray) -> list[np.ndarray]:
     """Face-down cards without a white border (or fanned so that it does not close): card-sized regions of
     neither mat nor paper, clear of the face-up cards, not round (chips), no longer than a fan of two
     (``BACK_LONG``), with a sharp outline (``dist``: each pixel's colour distance to the mat; a glare spot on the
@@ -873,19 +877,25 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
     white border broken into bits of paper (a dark mat, a small card) is part of the faces, and taking the faces
     out cut the back into pieces along it, each too small or with an outline not on the back's edge. Kept where
     under BACK_PAPER of the region is paper (a face is mostly paper), it fills BACK_FILL of its rectangle and has
-    a straight edge BACK_EDGE card widths long."""
+    a straight edge BACK_EDGE card widths long.
+
+    Last, the regions whose hue is off the mat's (``chroma``: over BACK_CHROMA), clear of the faces, held to the
+    same fill and straight edge: coloured backs beside a glare spot made one region of neither mat nor paper with
+    it (the glare is the mat lit up: its hue is the mat's)."""
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    m = cv2.bitwise_and(other, cv2.bitwise_not(cv2.dilate(faces, np.ones((5, 5), np.uint8))))
-    m = _fill(cv2.morphologyEx(m, cv2.MORPH_CLOSE, close))
     k = max(7, int(BACK_OPEN * np.sqrt(card_area / CARD_ASPECT)) | 1)
-    looks: list[tuple[np.ndarray, int, np.ndarray | None]] = [(m, 7, None)]
+    clear = cv2.bitwise_not(cv2.dilate(faces, np.ones((5, 5), np.uint8)))
+    m = _fill(cv2.morphologyEx(cv2.bitwise_and(other, clear), cv2.MORPH_CLOSE, close))
+    # Each look: the mask, its opening's size, the paper to count in a region (or None), whether a region must
+    # fill its rectangle and have a straight edge.
+    looks: list[tuple[np.ndarray, int, np.ndarray | None, bool]] = [(m, 7, None, False)]
     if k > 7:
-        looks.append((m, k, None))
-    # (the faces left in: what of a region is paper is counted)
-    looks.append((_fill(cv2.morphologyEx(cv2.bitwise_or(other, paper), cv2.MORPH_CLOSE, close)), 7, paper))
+        looks.append((m, k, None, False))
+    looks.append((_fill(cv2.morphologyEx(cv2.bitwise_or(other, paper), cv2.MORPH_CLOSE, close)), 7, paper, True))
+    looks.append((_fill(cv2.morphologyEx(cv2.bitwise_and(chroma, clear), cv2.MORPH_CLOSE, close)), 7, None, True))
     out: list[np.ndarray] = []
     step = None
-    for n_look, (src, size, faces_in) in enumerate(looks):
+    for n_look, (src, size, faces_in, shaped) in enumerate(looks):
         opened = cv2.morphologyEx(src, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         cnts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in cnts:
@@ -900,8 +910,10 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
                 continue
             if n_look and any(cv2.pointPolygonTest(q, rect[0], False) >= 0 for q in out):
                 continue
-            if faces_in is not None and (a < BACK_FILL * rw * rh or _covered(c, faces_in) >= BACK_PAPER or
-                                         _longest_stretch(c, peri) < BACK_EDGE * np.sqrt(card_area / CARD_ASPECT)):
+            if faces_in is not None and _covered(c, faces_in) >= BACK_PAPER:
+                continue
+            if shaped and (a < BACK_FILL * rw * rh or
+                           _longest_stretch(c, peri) < BACK_EDGE * np.sqrt(card_area / CARD_ASPECT)):
                 continue
             if step is None:
                 step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))

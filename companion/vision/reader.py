@@ -110,10 +110,14 @@ MARGIN_MIN_PX = 40
 # A hand no card was read in is face-down cards (a back's pattern light enough to pass for paper, so that no back of
 # the same blob was found: ``_hand_back``) where it is at least HAND_BACK cards' area, fills HAND_BACK_SOLID
 # of its convex hull (fanned backs 0.83 and up on the tuning scenes; clutter in the photos' dev half mostly under
-# 0.6), is shorter than detect.HAND_ASPECT, its rectangle looks like a back (``_looks_like_back``) and no part of
-# it is plain (``_plainest_tile``: the mean |Laplacian| of its plainest sixteenth at least HAND_BACK_TEXTURE; chips
-# with the mat between them, a glare spot, a book's cover: 0.3-0.9; backs 3.6 and up, blurred on a white cloth).
+# 0.6), is shorter than detect.HAND_ASPECT, its rectangle looks like a back (``_looks_like_back``, its middle under
+# HAND_BACK_PAPER paper rather than a lone card's 0.45: white stars on blue backs make 0.48, hands of faces on two
+# tuning scenes 0.61-0.86, and a card read in them rules them out anyway) and at most one part of it is plain
+# (``_plainest_tile``: the mean |Laplacian| of its second plainest sixteenth at least HAND_BACK_TEXTURE; chips with
+# the mat between them, a glare spot, a book's cover: 0.3-0.9; backs 3.6 and up, blurred on a white cloth; a white
+# chip touching fanned backs fills one sixteenth).
 HAND_BACK, HAND_BACK_SOLID, HAND_BACK_TEXTURE = 1.0, 0.8, 2.0
+HAND_BACK_PAPER, HAND_BACK_PLAIN = 0.6, 1
 BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
@@ -324,6 +328,8 @@ class Reader:
         self.edge_backs = True
         # Report a hand that no card was read in and that looks like face-down cards as those (_hand_back).
         self.hand_backs = True
+        # Search a back candidate that a face-up card was read in for the cards under it, like a hand.
+        self.faced_backs = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -516,6 +522,11 @@ class Reader:
         # So may the half of a split quad that looked like a back beside a card read: a hand of three cards side by
         # side is card-shaped too, and the court cards beside the one read are mostly picture.
         unread = [r.quad for r in out if r.code is None and not r.face_down] + [r.quad for r in half_backs]
+        if self.faced_backs:
+            # A "back" holding a face-up card read: a hand in dim light whose paper the paper mask mostly missed
+            # (the mask's part of it, the hand, holds the top card only); the cards under it are searched too.
+            unread += [q for q in det.backs if any(
+                r.code is not None and not r.face_down and _inside(r.centre, q) for r in out + corner_reads)]
         if self.search_indices and (hands or unread):
             corner_reads += self._read_indices(image, hands + unread, det.card_width, out, corner_reads)
         if self.search_indices and hands:
@@ -1487,14 +1498,16 @@ def _hand_back(image: np.ndarray, hand: np.ndarray, reads: list[CardRead], card_
            for p in ([r.centre] if r.index_box is None else [r.centre, r.index_box.mean(axis=0)])):
         return None
     quad = order_clockwise(cv2.boxPoints(rect))
-    if _looks_like_back(image, quad) and _plainest_tile(image, quad) >= HAND_BACK_TEXTURE:
+    if _looks_like_back(image, quad, HAND_BACK_PAPER) and \
+            _plainest_tile(image, quad, HAND_BACK_PLAIN) >= HAND_BACK_TEXTURE:
         return quad
     return None
 
 
-def _plainest_tile(image: np.ndarray, quad: np.ndarray, px: int = 120) -> float:
+def _plainest_tile(image: np.ndarray, quad: np.ndarray, nth: int = 0, px: int = 120) -> float:
     """How much texture the plainest part of ``quad``'s inside has: the mean |Laplacian| (grey levels, after a
-    3x3 blur) of the least textured of 4 x 4 tiles across its middle 0.8, warped to ``px`` square."""
+    3x3 blur) of the least textured of 4 x 4 tiles across its middle 0.8, warped to ``px`` square (``nth``: of the
+    tile so many places up from the plainest)."""
     m = cv2.getPerspectiveTransform(quad.astype(np.float32),
                                     np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32))
     grey = cv2.cvtColor(cv2.warpPerspective(image, m, (px, px)), cv2.COLOR_BGR2GRAY)
@@ -1502,11 +1515,12 @@ def _plainest_tile(image: np.ndarray, quad: np.ndarray, px: int = 120) -> float:
     t, n = px // 10, 4
     step = (px - 2 * t) // n
     tiles = lap[t:t + n * step, t:t + n * step].reshape(n, step, n, step).mean(axis=(1, 3))
-    return float(tiles.min())
+    return float(np.sort(tiles.ravel())[nth])
 
 
-def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
-    """A face-down card: the inside is patterned or coloured, not white paper with a few glyphs."""
+def _looks_like_back(image: np.ndarray, quad: np.ndarray, paper_max: float = 0.45) -> bool:
+    """A face-down card: the inside is patterned or coloured (under ``paper_max`` of its middle paper), not white
+    paper with a few glyphs."""
     w = int(np.linalg.norm(quad[1] - quad[0]))
     h = int(np.linalg.norm(quad[3] - quad[0]))
     if w < 8 or h < 8:
@@ -1524,7 +1538,7 @@ def _looks_like_back(image: np.ndarray, quad: np.ndarray) -> bool:
     ref = float(np.percentile(paperness, 95))
     paper = paperness > 0.75 * ref
     inner = paper[h // 6: h - h // 6, w // 6: w - w // 6]
-    if float(inner.mean()) >= 0.45:
+    if float(inner.mean()) >= paper_max:
         return False
     # A court card's picture is not paper either, but it sits in a frame with a paper margin down both long
     # sides (where the index is); a back's pattern runs to the card's edge or to a thin white border.
