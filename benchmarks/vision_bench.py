@@ -90,16 +90,25 @@ def score_scene(reads, truth_cards, card_w: float) -> dict[str, Counter]:
             out[kind]["readable"] += 1
             out[kind]["right"] += int(k in claimed)
     backs = [t for t in truth_cards if not t.face_up]
-    found = [r for r in reads if r.face_down]
+    missed, stray = face_down_misses(reads, truth_cards, card_w)
     out["backs"]["truth"] += len(backs)
-    for t in backs:
-        if any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.6 * card_w for r in found):
-            out["backs"]["found"] += 1
-    out["backs"]["reported"] += len(found)
-    # Face-down reports where no face-down card lies (a glare spot, a chip stack, a hand taken for a back).
-    out["backs"]["not_there"] += sum(not any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.8 * card_w
-                                             for t in backs) for r in found)
+    out["backs"]["found"] += len(backs) - len(missed)
+    out["backs"]["reported"] += sum(r.face_down for r in reads)
+    out["backs"]["not_there"] += len(stray)
     return out
+
+
+def face_down_misses(reads, truth_cards, card_w: float) -> tuple[list, list]:
+    """The face-down cards of ``truth_cards`` no face-down report lies within 0.6 card widths of, and the
+    face-down reports with no face-down card within 0.8 card widths (a glare spot, a chip stack, a hand taken for
+    a back)."""
+    backs = [t for t in truth_cards if not t.face_up]
+    found = [r for r in reads if r.face_down]
+    missed = [t for t in backs if not any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.6 * card_w
+                                          for r in found)]
+    stray = [r for r in found if not any(np.linalg.norm(r.centre - t.quad.mean(axis=0)) < 0.8 * card_w
+                                         for t in backs)]
+    return missed, stray
 
 
 def lying_there(read, truth_cards, card_w: float) -> list[int]:

@@ -4,8 +4,9 @@ magenta, outlines from edges yellow, face-down reports as red dots).
 
     PYTHONPATH=. python tools/backs_diag.py --kind def --deck saulspatz_gang4colour --seeds 5030-5069 [--out DIR]
 
-Counted as ``benchmarks.vision_bench`` counts them: a face-down card is found when a face-down report lies within
-0.6 card widths of it; a report with no face-down card within 0.8 card widths lies where none lies. The scenes are
+Counted as ``benchmarks.vision_bench`` counts them (``face_down_misses``): a face-down card is found when a
+face-down report lies within 0.6 card widths of it; a report with no face-down card within 0.8 card widths lies
+where none lies. The scenes are
 ``tools/tune_ab.py``'s kinds (def, small, lo, wc, stk), cached as it caches them. Tune on seeds and decks outside
 the benchmark's (seeds 9000 on of the held-out deck).
 """
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_bench import card_width  # noqa: E402
+from benchmarks.vision_bench import card_width, face_down_misses  # noqa: E402
 from companion.vision.detect import detect_cards  # noqa: E402
 from companion.vision.reader import Reader  # noqa: E402
 from tools.tune_ab import KINDS, _scene  # noqa: E402
@@ -61,16 +62,15 @@ def main(argv=None) -> int:
         det = detect_cards(image)
         reads = reader.read_still(image, det)
         cw = card_width(cards)
-        found = [r for r in reads if r.face_down]
-        backs = [t.quad.mean(axis=0) for t in cards if not t.face_up]
-        missed = [c for c in backs if not any(np.linalg.norm(r.centre - c) < 0.6 * cw for r in found)]
-        strays = [r.centre for r in found if all(np.linalg.norm(r.centre - c) >= 0.8 * cw for c in backs)]
-        truth += len(backs)
-        found_n += len(backs) - len(missed)
+        missed_cards, stray_reads = face_down_misses(reads, cards, cw)
+        missed = [t.quad.mean(axis=0) for t in missed_cards]
+        strays = [r.centre for r in stray_reads]
+        truth += sum(not t.face_up for t in cards)
+        found_n += sum(not t.face_up for t in cards) - len(missed)
         stray_n += len(strays)
         if not missed and not strays:
             continue
-        vis = _drawn(image, det, found) if out else None
+        vis = _drawn(image, det, [r for r in reads if r.face_down]) if out else None
         for what, places in (("missed", missed), ("stray", strays)):
             for k, c in enumerate(places):
                 print(f"seed {seed} {what} at ({c[0]:.0f}, {c[1]:.0f}); card size from {det.size_from}")

@@ -883,16 +883,20 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
     same fill and straight edge: coloured backs beside a glare spot made one region of neither mat nor paper with
     it (the glare is the mat lit up: its hue is the mat's)."""
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+    def closed(mask: np.ndarray) -> np.ndarray:
+        return _fill(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close))
+
     k = max(7, int(BACK_OPEN * np.sqrt(card_area / CARD_ASPECT)) | 1)
     clear = cv2.bitwise_not(cv2.dilate(faces, np.ones((5, 5), np.uint8)))
-    m = _fill(cv2.morphologyEx(cv2.bitwise_and(other, clear), cv2.MORPH_CLOSE, close))
+    m = closed(cv2.bitwise_and(other, clear))
     # Each look: the mask, its opening's size, the paper to count in a region (or None), whether a region must
     # fill its rectangle and have a straight edge.
     looks: list[tuple[np.ndarray, int, np.ndarray | None, bool]] = [(m, 7, None, False)]
     if k > 7:
         looks.append((m, k, None, False))
-    looks.append((_fill(cv2.morphologyEx(cv2.bitwise_or(other, paper), cv2.MORPH_CLOSE, close)), 7, paper, True))
-    looks.append((_fill(cv2.morphologyEx(cv2.bitwise_and(chroma, clear), cv2.MORPH_CLOSE, close)), 7, None, True))
+    looks.append((closed(cv2.bitwise_or(other, paper)), 7, paper, True))
+    looks.append((closed(cv2.bitwise_and(chroma, clear)), 7, None, True))
     out: list[np.ndarray] = []
     step = None
     for n_look, (src, size, faces_in, shaped) in enumerate(looks):

@@ -526,7 +526,7 @@ class Reader:
             # A "back" holding a face-up card read: a hand in dim light whose paper the paper mask mostly missed
             # (the mask's part of it, the hand, holds the top card only); the cards under it are searched too.
             unread += [q for q in det.backs if any(
-                r.code is not None and not r.face_down and _inside(r.centre, q) for r in out + corner_reads)]
+                self._named(r) and _inside(r.centre, q) for r in out + corner_reads)]
         if self.search_indices and (hands or unread):
             corner_reads += self._read_indices(image, hands + unread, det.card_width, out, corner_reads)
         if self.search_indices and hands:
