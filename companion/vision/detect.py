@@ -269,6 +269,8 @@ def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.
         x, y, bw, bh = cv2.boundingRect(c)
         inside = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
+        if cv2.countNonZero(cv2.bitwise_and(high[y:y + bh, x:x + bw], inside)) >= 0.15 * cv2.countNonZero(inside):
+            continue  # the floor saw this paper (most regions over the Otsu level are cards found already)
         # A light mat under the cards, not a card in shade: two or more solid pieces of paper over the floor lie
         # on it, together a small part of it (a mat of a third of the picture or more passed for paper, and the
         # card size became the mat's). A glint on a close-up's cards breaks into pieces too, but they are most
@@ -277,9 +279,8 @@ def _add_sharp_low(out: np.ndarray, low: np.ndarray, high: np.ndarray, step: np.
         on = stats[1:][(stats[1:, 4] >= ON_MAT * area_img) & (stats[1:, 4] >= 0.6 * stats[1:, 2] * stats[1:, 3])]
         if len(on) >= 2 and cv2.contourArea(c) > 4 * float(on[:, 4].sum()):
             continue
-        if float((high[y:y + bh, x:x + bw][inside > 0] > 0).mean()) < 0.15:
-            roi = out[y:y + bh, x:x + bw]
-            roi[(inside > 0) & (low[y:y + bh, x:x + bw] > 0)] = 255
+        roi = out[y:y + bh, x:x + bw]
+        roi[(inside > 0) & (low[y:y + bh, x:x + bw] > 0)] = 255
 
 
 def _cards_on_paper(out: np.ndarray, w: np.ndarray, sat: np.ndarray, area_img: int) -> None:
