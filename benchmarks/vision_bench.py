@@ -417,24 +417,40 @@ def _credited(reads, boxes, rects) -> set[int]:
 
 def _credit(reads, boxes, rects) -> dict:
     """The labelled cards read right, each with the read that names it: a read of the card's rank whose card
-    centre lies in its box, or else whose index does (a card beneath another is read from its visible index; its
-    centre, extrapolated, falls on the card above). Each read is credited to one card at most, centres first."""
+    centre lies in its box, or whose index does (a card beneath another is read from its visible index; its
+    centre, extrapolated, falls on the card above). Each read is credited to one card at most, and as many cards
+    as can be are credited (a maximum matching, found first over the reads centred in a card's box).
+    Until 2026-12-03 the matching was greedy, in box order, centres first: a read of one ace whose extrapolated
+    centre fell in both aces' boxes was credited to the other ace, whose own read, centred outside its box and
+    indexed inside it, was then credited to nothing (train_IMG_2682, and two jacks in train_IMG_2649)."""
     named = [r for r in reads if r.code and not r.face_down]
-    used: set[int] = set()
-    right: dict = {}
-    for by_index in (False, True):
-        for k, (b, rect) in enumerate(zip(boxes, rects)):
-            if k in right:
+    index_at = [r.index_box.mean(axis=0) if r.index_box is not None else None for r in named]
+    centred: list[list[int]] = []
+    either: list[list[int]] = []
+    for b, rect in zip(boxes, rects):
+        mine = [i for i, r in enumerate(named) if r.code[0] == b["card"][0]]
+        by_centre = [i for i in mine if _within(named[i].centre, rect)]
+        by_index = [i for i in mine if i not in by_centre and index_at[i] is not None and _within(index_at[i], rect)]
+        centred.append(by_centre)
+        either.append(by_centre + by_index)
+    read_of: dict[int, int] = {}  # read -> card
+
+    def place(k: int, options: list[list[int]], seen: set[int]) -> bool:  # an augmenting path from card k (Kuhn)
+        for i in options[k]:
+            if i in seen:
                 continue
-            for i, r in enumerate(named):
-                if i in used or r.code[0] != b["card"][0]:
-                    continue
-                p = r.centre if not by_index else (r.index_box.mean(axis=0) if r.index_box is not None else None)
-                if p is not None and _within(p, rect):
-                    right[k] = r
-                    used.add(i)
-                    break
-    return right
+            seen.add(i)
+            if i not in read_of or place(read_of[i], options, seen):
+                read_of[i] = k
+                return True
+        return False
+
+    # Centres first: an augmenting path never leaves a credited card uncredited, so the indices only add.
+    for options in (centred, either):
+        for k in range(len(boxes)):
+            if k not in read_of.values():
+                place(k, options, set())
+    return {k: named[i] for i, k in read_of.items()}
 
 
 def jokers(reader: Reader, seeds: int = 6, enrolled: dict[str, Reader] | None = None) -> dict:

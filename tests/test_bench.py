@@ -35,6 +35,20 @@ def test_a_card_beneath_another_is_credited_by_its_index_and_each_read_credits_o
     assert _credited(reads, boxes, rects) == set()
 
 
+def test_reads_are_credited_to_as_many_cards_as_they_can_stand_for() -> None:
+    # Two aces fanned (train_IMG_2682), the right one's box first: the left ace's read has its centre
+    # extrapolated into both boxes, its index in its own; the right ace's read lies wholly in the right box.
+    # Crediting box by box, centres first, gave the left read to the right ace and left the left ace with
+    # nothing; both are read right.
+    boxes = [{"card": "A?"}, {"card": "A?"}]
+    rects = [(120, 135, 350, 435), (30, 130, 175, 410)]
+    left, right = _read("Ah", (145, 260), index=(55, 185)), _read("As", (240, 285), index=(185, 175))
+    for order in ([left, right], [right, left]):
+        assert _credited(order, boxes, rects) == {0, 1}
+    # Still one card per read: a single read whose centre and index lie in both boxes credits one of them.
+    assert len(_credited([_read("Ah", (150, 260), index=(150, 200))], boxes, rects)) == 1
+
+
 def test_a_read_credited_to_a_neighbour_does_not_make_an_overlapping_card_wrong() -> None:
     # Two aces in a fan, their boxes overlapping: the ace of hearts is read, its centre inside both boxes. The
     # other ace was missed, not misread; a read of another rank of its own would make it wrong.
