@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,6 +132,13 @@ def main(argv=None) -> int:
             else:
                 kind = f"no candidate (nearest {best[0]:.2f} cw)" if best else "no candidate (blob none)"
                 why[f"{tag}: no candidate"] += 1
+                # The card's corner on another card's paper (a fan's lower card reaching past it, a stacked
+                # slot): no outline corner can be there, and the index search asks the corner to be off the hand.
+                if any(other is not card and other.face_up and cv2.pointPolygonTest(
+                        other.quad.reshape(-1, 1, 2).astype(np.float32), (float(o[0]), float(o[1])), False) > 0
+                       for other in sc.cards):
+                    kind += ", the corner on another card"
+                    why[f"{tag}: no candidate, the corner on another card"] += 1
             ok_true = dec_true[0] == card.code
             why[f"{tag}: true frame reads {'right' if ok_true else 'not'}"] += 1
             net = ""
