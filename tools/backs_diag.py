@@ -25,8 +25,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.vision_bench import card_width, face_down_misses  # noqa: E402
-from companion.vision.detect import detect_cards  # noqa: E402
 from companion.vision.reader import Reader  # noqa: E402
+from tools.pocket_diag import record_detections  # noqa: E402
 from tools.tune_ab import KINDS, _scene  # noqa: E402
 
 
@@ -56,11 +56,13 @@ def main(argv=None) -> int:
     if out:
         out.mkdir(parents=True, exist_ok=True)
     reader = Reader()
+    seen = record_detections()
     truth = found_n = stray_n = 0
     for seed in range(a, b + 1):
         image, cards = _scene(cache, args.kind, args.deck, seed)
-        det = detect_cards(image)
-        reads = reader.read_still(image, det)
+        seen.clear()
+        reads = reader.read_still(image)  # as the benchmark reads it (second looks with another card size too)
+        det = seen[-1]
         cw = card_width(cards)
         missed_cards, stray_reads = face_down_misses(reads, cards, cw)
         missed = [t.quad.mean(axis=0) for t in missed_cards]

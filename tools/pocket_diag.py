@@ -41,7 +41,7 @@ def angle(u: np.ndarray, v: np.ndarray) -> float:
     return float(np.degrees(np.arccos(np.clip(np.dot(u, v) / np.linalg.norm(u) / np.linalg.norm(v), -1, 1))))
 
 
-def last_detection() -> list[Detection]:
+def record_detections() -> list[Detection]:
     """The reader's detections, as it makes them (the last one is what its reads came from: the reader looks
     at a picture again with another card size where the first one's was wrong); read the picture without a
     detection given, as the benchmark does, so that those second looks happen."""
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     a, b = (int(s) for s in args.seeds.split("-"))
     reader = Reader()
-    seen = last_detection()
+    seen = record_detections()
     why = Counter()
     tot = {"community": Counter(), "pocket": Counter()}
     t_read = []
@@ -91,7 +91,7 @@ def main(argv=None) -> int:
         frames = [f for hand in det.hands for deep in (False, True)  # the deep pass's frames too
                   for f in index_frames(sc.image, hand, det.card_width, deep=deep)]
         for card in sc.cards:
-            if not card.face_up or args.zone != "all" and (card.zone == "community") != (args.zone == "community"):
+            if not card.face_up or (args.zone != "all" and (card.zone == "community") != (args.zone == "community")):
                 continue
             vis = [k for k, ix in card.indices.items() if ix.visible_fraction >= 0.8]
             if not vis:
