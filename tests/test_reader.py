@@ -911,6 +911,24 @@ def test_a_tight_fan_squatter_than_a_card_does_not_set_the_card_size(reader: Rea
     assert _named_near(reads, next(c for c in sc.cards if c.code == fan), _card_width(sc))
 
 
+def test_a_lone_card_and_a_tight_fan_are_not_averaged_into_the_card_size(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5066: the only lone card-shaped blobs are a card (short side 75 working pixels) and a tight fan of
+    two a fifth bigger (91, long over short side 1.25). Their median, 83, made every card 12 % too big, and the
+    fan passed for one card: its lower card, a king of clubs, went unread. The community row (74) agrees with
+    the lone card, so the lone card sets the size."""
+    from companion.vision import detect
+
+    sc = _tuning_scene(5066, "byronknoll_vector")
+    true = _card_width(sc)
+    det = detect_cards(sc.image)
+    assert abs(det.card_width / true - 1) < 0.05, (det.size_from, det.card_width, true)
+    kc = next(c for c in sc.cards if c.code == "Kc")
+    assert _named_near(reader.read_still(sc.image), kc, true)
+    monkeypatch.setattr(detect, "SIZES_AGREE", 0.0)
+    assert detect_cards(sc.image).card_width > 1.1 * true
+
+
 def test_a_far_frame_reads_only_with_a_wider_margin(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     """A frame tried far out (``FAR_JITTER``) can start past the index: at a tight fan's queen the border cut the
     Q and its right-hand stroke, over the diamond, read as a J (0.66). Far reads must clear the guessed margin

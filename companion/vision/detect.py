@@ -74,6 +74,8 @@ SHADE_CLOSE = 0.3  # card widths: shaded paper is closed so (pips and glyphs at 
 SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of it
 EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
 EDGE_HAND_SAT = 100  # ...where its mean saturation (HSV, 0-255) is under this (backs and chips are coloured)
+SIZES_SPREAD = 1.1  # lone card-shaped blobs whose sizes spread wider than this are not all single cards...
+SIZES_AGREE = 0.06  # ...and those within this of a row's or the hands' size are (a tight fan is 1.1-1.3 times bigger)
 SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' median is not a card
 # A row of touching cards is at least this many times as long as wide: three cards side by side, a little askew, are
 # 1.97 or more (on the tuning scenes); two cards stacked a quarter to two fifths of a card apart (a stacked slot of
@@ -464,6 +466,12 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         # cards 1.4 times too big were pairs side by side, or tight fans. Else the hands' edges may say so.
         rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and ROW_ASPECT < b[4] < 6.5]
         row = float(np.median(rows)) if rows else 0.0
+        # Lone "cards" of two sizes (a card and a tight fan a fifth bigger, both card-shaped): their median is
+        # neither. Where a row or the hands' edges agree with some of them, those are the cards.
+        if (support := row or edge) and len(sizes) >= 2 and sizes[-1] > SIZES_SPREAD * sizes[0]:
+            near = sizes[np.abs(sizes / support - 1.0) < SIZES_AGREE]
+            if len(near):
+                cw = float(np.median(near))
         if not len(small_ones) and len(singles) <= 2:
             if row and lo < cw / row < 1.6:
                 cw = row
