@@ -929,6 +929,30 @@ def test_a_lone_card_and_a_tight_fan_are_not_averaged_into_the_card_size(
     assert detect_cards(sc.image).card_width > 1.1 * true
 
 
+def test_a_sliver_of_a_tinted_hand_does_not_keep_the_rest_of_it_from_being_found(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5149: a hand of two court cards under a green cast on a wooden table. The white mask caught only
+    the top card's upper edge; the shaded-paper search then left out everything near that sliver, the rest of
+    the hand was too ragged to keep, and the hand, unread, was taken for face-down cards. Slivers and scraps of
+    paper (``SHADE_THIN``, ``SHADE_KNOWN``) no longer keep shaded paper out: both cards read, no back there."""
+    from companion.vision import detect
+
+    sc = _tuning_scene(5149, "byronknoll_vector")
+    cw = _card_width(sc)
+    hand = [c for c in sc.cards if c.code in ("Jh", "Qd")]
+
+    def outcome() -> tuple[bool, bool]:
+        reads = reader.read_still(sc.image)
+        named = all(_named_near(reads, c, cw) for c in hand)
+        back = any(r.face_down and np.linalg.norm(r.centre - hand[0].centre) < cw for r in reads)
+        return named, back
+
+    assert outcome() == (True, False)
+    monkeypatch.setattr(detect, "SHADE_KNOWN", 0.0)
+    monkeypatch.setattr(detect, "SHADE_THIN", 0.0)
+    assert outcome() == (False, True)
+
+
 def test_a_far_frame_reads_only_with_a_wider_margin(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     """A frame tried far out (``FAR_JITTER``) can start past the index: at a tight fan's queen the border cut the
     Q and its right-hand stroke, over the diamond, read as a J (0.66). Far reads must clear the guessed margin

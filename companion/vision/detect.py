@@ -71,6 +71,10 @@ CHIP_ROUND = 0.94
 # Not on a light cloth, where hands are found by the edges round them.)
 HAND_SHARP = 0.25
 SHADE_CLOSE = 0.3  # card widths: shaded paper is closed so (pips and glyphs at its edge notch it)
+SHADE_KNOWN = 0.25  # cards' areas: paper found already smaller than this does not keep shaded paper out,
+SHADE_THIN = 0.5  # ...nor a piece under 1.5 cards whose outline encloses less than this of its rectangle
+SHADE_CHIP = 0.97  # ...but a scrap this round (its hull; chips' white faces 0.98-0.99, a bit of a hand in glare
+                   # 0.96) is a chip, and does
 SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of it
 EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
 EDGE_HAND_SAT = 100  # ...where its mean saturation (HSV, 0-255) is under this (backs and chips are coloured)
@@ -799,7 +803,8 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     """Paper the white mask missed where the mat is darker than elsewhere (a dim corner, a lamp to one side) or
     tinted: brightness evened out across the picture (raised towards the well-lit mat's level, a heavy blur of
     the brightness with the paper eroded away), then paper found as in ``white_mask``. Only regions clear of
-    everything found so far (``known``), one to four cards big, with a sharp outline (glare fades out softly) are
+    the cards and hands found so far (``known``, less its scraps and thin slivers: ``SHADE_KNOWN``,
+    ``SHADE_THIN``), one to four cards big, with a sharp outline (glare fades out softly) are
     returned, as blobs, with their mask. Evening out the whole picture for the white mask instead costs community
     cards (a glare spot beside them joins them) and real photos (clutter turns to paper). Worked at half the
     working resolution: only card-sized regions are wanted."""
@@ -817,6 +822,22 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     t, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     k3 = np.ones((3, 3), np.uint8)
     found = cv2.morphologyEx((score > max(float(t), 90.0)).astype(np.uint8) * 255, cv2.MORPH_OPEN, k3)
+    # Clear of the cards, hands and chips found so far, not of every scrap of paper: the white mask may have caught
+    # only a sliver or a few bits of a dim or tinted hand (its brightest edge, a glare spot on it), which would cut
+    # the hand's paper here into ragged pieces.
+    scraps = []
+    for c in cv2.findContours(known, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        a = cv2.contourArea(c)
+        if a < SHADE_KNOWN * card_area:
+            if not _round_hull(c, SHADE_CHIP):  # a chip's white face still keeps out (it and a glare spot
+                scraps.append(c)                # beside it would pass for a card here)
+        elif a < 1.5 * card_area:
+            rw, rh = cv2.minAreaRect(c)[1]
+            if a < SHADE_THIN * rw * rh:
+                scraps.append(c)
+    if scraps:
+        known = known.copy()
+        cv2.drawContours(known, scraps, -1, 0, -1)
     clear = cv2.resize(cv2.dilate(known, np.ones((7, 7), np.uint8)), (v.shape[1], v.shape[0]),
                        interpolation=cv2.INTER_NEAREST)
     found = cv2.bitwise_and(found, cv2.bitwise_not(clear))
