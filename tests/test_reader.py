@@ -2232,14 +2232,21 @@ def test_coloured_backs_run_into_a_glare_spot_are_found_by_their_hue(monkeypatch
     assert found() == 0
 
 
-def test_a_back_holding_a_face_up_card_is_searched_for_the_cards_under_it(reader: Reader) -> None:
+def test_a_back_holding_a_face_up_card_is_searched_for_the_cards_under_it(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     # Tuning scene 5027: a 7h over a Tc in a dim corner. The paper mask took in a part of the 7h only; the two
     # cards' region, neither mat nor paper, was a back candidate, and the Tc's index lay outside the hand
-    # searched. A "back" a face-up card was read in is faces: it is searched for indices like a hand.
+    # searched. A "back" a face-up card was read in is faces: it is searched for indices like a hand. (Since
+    # f60b425 the shaded-paper search finds this hand itself; with that search kept out by the bit of the 7h the
+    # mask caught, as before, the back candidate must still find the ten.)
+    from companion.vision import detect
     from companion.vision.synthetic import render_scene
 
     sc = render_scene(5027, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
     ten = next(c for c in sc.cards if c.code == "Tc")
+    assert _named_near(reader.read_still(sc.image), ten, 0.5 * _card_width(sc))
+    monkeypatch.setattr(detect, "SHADE_KNOWN", 0.0)
+    monkeypatch.setattr(detect, "SHADE_THIN", 0.0)
     assert _named_near(reader.read_still(sc.image), ten, 0.5 * _card_width(sc))
     reader.faced_backs = False
     try:
