@@ -2731,3 +2731,23 @@ def test_a_spade_or_club_whose_own_ink_is_orange_is_not_named(reader: Reader, mo
     assert "3s" not in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "SUIT_RED_MAX", float("inf"))
     assert "3s" in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_card_touching_a_named_one_in_a_row_is_read_at_that_cards_corner_turned(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5087, a full row with two stacked slots (jokers dealt): a nine of diamonds lies between a jack and an
+    eight, touching both. Its top-left corner shows in the outline only as the jack's top-right corner, whose frame
+    points into the jack, and a named card's corners were not read again. That corner, one without an index on
+    the jack, is tried turned a right angle off the jack (``TOUCHING_TURNS``): the nine reads."""
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5087, size=(2028, 1520), deck="byronknoll_vector", n_community=5, stacked=2)
+    nine = next(c for c in sc.cards if c.code == "9d")
+    cw = _card_width(sc)
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, nine, cw)
+    present = {c.code for c in sc.cards if c.face_up}
+    assert {str(r.code) for r in reads if r.code and not r.face_down} <= present
+    monkeypatch.setattr(reader_mod, "TOUCHING_TURNS", ())
+    assert not _named_near(reader.read_still(sc.image), nine, cw)

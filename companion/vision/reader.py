@@ -86,6 +86,8 @@ TURN_DEG = (5.0, 40.0)
 FAR_BACK = 0.1
 TURN_JITTER = ((-0.07, -0.07),)
 TURNS = 1  # turns tried, along the longest edges first
+FAR_PROBE = 0.3  # card widths along both axes: a point inside the card an outline corner's frame stands for
+TOUCHING_TURNS = (90.0, -90.0)  # degrees: a named card's corner without an index, tried as a touching card's corner
 FAR_CORNER = 0.1  # card widths: an outline corner this near a named card's corner is that card's
 # A far frame may start past the index, with a stroke of a glyph the border cut taken for a narrow rank (a
 # queen's side read as a J, 0.66): its read must clear the guessed corner's margin by this much more.
@@ -1027,15 +1029,32 @@ class Reader:
         """Outline corners that found ink but did not read, tried further out (``FAR_JITTER``): only those that
         lie in no card named so far, nor at its corner (a named card's own corners, and its pips, are no other
         card's index). One that still does not read but found ink is tried turned onto its hand's longest other
-        straight edge (``hands``; ``_turns``), once per place."""
+        straight edge (``hands``; ``_turns``), once per place. One at a named card's corner that has no index
+        (``quad`` corners 1 and 3) is tried turned a right angle off that card (``TOUCHING_TURNS``): the corner
+        of the next card in a row laid side by side, which the outline does not show."""
         named = [r for r in reads if r.code is not None and not r.face_down]
         out: list[CardRead] = []
         turned: list[np.ndarray] = []
         for c in corners:
             at = (float(c.origin[0]), float(c.origin[1]))
-            if any(cv2.pointPolygonTest(r.quad.reshape(-1, 1, 2).astype(np.float32), at, True) > -0.05 * card_w
-                   or float(np.min(np.linalg.norm(r.quad - c.origin, axis=1))) < FAR_CORNER * card_w
-                   for r in named + out):
+            claims = [r for r in named + out
+                      if cv2.pointPolygonTest(r.quad.reshape(-1, 1, 2).astype(np.float32), at, True) > -0.05 * card_w
+                      or float(np.min(np.linalg.norm(r.quad - c.origin, axis=1))) < FAR_CORNER * card_w]
+            if claims:
+                # At a named card's corner with no index (its top right or bottom left): the corner of a card
+                # touching it there, the next in a row laid side by side, whose frame is this one turned off it.
+                if len(claims) == 1 and not any(np.linalg.norm(c.origin - t) < 0.05 * card_w for t in turned):
+                    d = np.linalg.norm(claims[0].quad - c.origin, axis=1)
+                    if int(np.argmin(d)) in (1, 3) and float(d.min()) < FAR_CORNER * card_w:
+                        turned.append(c.origin)
+                        for turn in TOUCHING_TURNS:
+                            xa, ya = _rotated(c.x_axis, turn), _rotated(c.y_axis, turn)
+                            if _inside(c.origin + FAR_PROBE * (xa + ya), claims[0].quad):
+                                continue
+                            read, _ = self._read_retried(image, c.origin, xa, ya, OUTSET, TURN_JITTER)
+                            if read is not None and read.confidence >= self.threshold + GUESSED_MARGIN + FAR_MARGIN:
+                                out.append(read)
+                                break
                 continue
             read, located = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET, FAR_JITTER)
             # Turned, where it still found a glyph row or ink at its border, once per place (an outline may
