@@ -1002,25 +1002,38 @@ def test_a_face_and_a_court_card_side_by_side_taken_for_a_back_are_read_apart(re
 def test_a_named_cards_own_corners_are_not_tried_further_out(reader: Reader,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The far tries are for cards nothing has explained: an outline corner inside a named card, or at one of its
-    corners (its other corners, which the outline also shows), is not read again."""
+    corners (its other corners, which the outline also shows), is not read again further out. At its two corners
+    without an index (top right, bottom left) one frame is tried turned a right angle off the card, the corner of
+    a card touching it there (``TOUCHING_TURNS``); the turn that points into the card is not tried."""
     from companion.vision import CardRead
     from companion.vision.detect import CornerCandidate
-    from companion.vision.reader import FAR_JITTER
+    from companion.vision import reader as reader_mod
+    from companion.vision.reader import FAR_JITTER, _inside
     img = np.full((400, 400, 3), 200, np.uint8)
     quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
     named = CardRead("7h", 0.9, quad, "tl", False)
-    tried: list[np.ndarray] = []
+    tried: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def guessed(image, origin, *args, **kwargs):  # every frame finds ink and nothing reads: all tries are made
-        tried.append(origin)
+    def guessed(image, origin, x_axis, y_axis, *args, **kwargs):  # every frame finds ink, nothing reads
+        tried.append((origin, np.asarray(x_axis, np.float64), np.asarray(y_axis, np.float64)))
         return None, True
 
     monkeypatch.setattr(reader, "_read_guessed", guessed)
     x, y = np.array([100.0, 0]), np.array([0, 100.0])
     at = [np.array(p, np.float64) for p in ([150, 170], [204, 96], [96, 244], [300, 300])]  # in, 2 corners, away
     reader._read_far(img, [CornerCandidate(o, x, y, 0) for o in at], [named], 100.0)
-    assert len(tried) == len(FAR_JITTER)  # the corner away from the card only
-    assert np.allclose(tried[0], at[3] + FAR_JITTER[0][0] * x + FAR_JITTER[0][1] * y)
+    away = [t for t in tried if np.linalg.norm(t[0] - at[3]) < 50]
+    assert len(away) == len(FAR_JITTER)  # the corner away from the card: tried further out
+    assert np.allclose(away[0][0], at[3] + FAR_JITTER[0][0] * x + FAR_JITTER[0][1] * y)
+    turned = [t for t in tried if np.linalg.norm(t[0] - at[3]) >= 50]
+    assert len(turned) == 2  # one at each corner without an index; none inside the card
+    for (o, xa, ya), corner in zip(turned, (at[1], at[2])):
+        assert np.linalg.norm(o - corner) < 15 and abs(float(xa @ x)) < 1e-6  # at that corner, turned
+        assert not _inside(corner + 0.3 * (xa + ya), quad)  # pointing off the card
+    monkeypatch.setattr(reader_mod, "TOUCHING_TURNS", ())
+    tried.clear()
+    reader._read_far(img, [CornerCandidate(o, x, y, 0) for o in at], [named], 100.0)
+    assert len(tried) == len(FAR_JITTER)
 
 
 def test_no_waist_no_cut() -> None:
