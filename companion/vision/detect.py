@@ -73,8 +73,8 @@ HAND_SHARP = 0.25
 SHADE_CLOSE = 0.3  # card widths: shaded paper is closed so (pips and glyphs at its edge notch it)
 SHADE_KNOWN = 0.25  # cards' areas: paper found already smaller than this does not keep shaded paper out,
 SHADE_THIN = 0.5  # ...nor a piece under 1.5 cards whose outline encloses less than this of its rectangle
-SHADE_CHIP = 0.97  # ...but a scrap this round (its hull; chips' white faces 0.98-0.99, a bit of a hand in glare
-                   # 0.96) is a chip, and does
+SHADE_CHIP = 0.97  # ...unless that scrap is this round (its hull): a chip's white face, which still keeps it out
+                   # (chips' faces 0.98-0.99 on the tuning scenes, a bit of a hand in glare 0.96)
 SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of it
 EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
 EDGE_HAND_SAT = 100  # ...where its mean saturation (HSV, 0-255) is under this (backs and chips are coloured)

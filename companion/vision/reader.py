@@ -1034,39 +1034,37 @@ class Reader:
         of the next card in a row laid side by side, which the outline does not show."""
         named = [r for r in reads if r.code is not None and not r.face_down]
         out: list[CardRead] = []
-        turned: list[np.ndarray] = []
+        turned: list[np.ndarray] = []  # places tried turned already (an outline may give one corner twice)
+        need = self.threshold + GUESSED_MARGIN + FAR_MARGIN
+
+        def fresh(origin: np.ndarray) -> bool:
+            return not any(np.linalg.norm(origin - t) < 0.05 * card_w for t in turned)
+
         for c in corners:
             at = (float(c.origin[0]), float(c.origin[1]))
             claims = [r for r in named + out
                       if cv2.pointPolygonTest(r.quad.reshape(-1, 1, 2).astype(np.float32), at, True) > -0.05 * card_w
                       or float(np.min(np.linalg.norm(r.quad - c.origin, axis=1))) < FAR_CORNER * card_w]
             if claims:
-                # At a named card's corner with no index (its top right or bottom left): the corner of a card
-                # touching it there, the next in a row laid side by side, whose frame is this one turned off it.
-                if len(claims) == 1 and not any(np.linalg.norm(c.origin - t) < 0.05 * card_w for t in turned):
-                    d = np.linalg.norm(claims[0].quad - c.origin, axis=1)
-                    if int(np.argmin(d)) in (1, 3) and float(d.min()) < FAR_CORNER * card_w:
-                        turned.append(c.origin)
-                        for turn in TOUCHING_TURNS:
-                            xa, ya = _rotated(c.x_axis, turn), _rotated(c.y_axis, turn)
-                            if _inside(c.origin + FAR_PROBE * (xa + ya), claims[0].quad):
-                                continue
-                            read, _ = self._read_retried(image, c.origin, xa, ya, OUTSET, TURN_JITTER)
-                            if read is not None and read.confidence >= self.threshold + GUESSED_MARGIN + FAR_MARGIN:
-                                out.append(read)
-                                break
+                frames = _touching_frames(c, claims[0].quad, card_w) if len(claims) == 1 and fresh(c.origin) else None
+                if frames is not None:
+                    turned.append(c.origin)
+                for xa, ya in frames or ():
+                    read, _ = self._read_retried(image, c.origin, xa, ya, OUTSET, TURN_JITTER)
+                    if read is not None and read.confidence >= need:
+                        out.append(read)
+                        break
                 continue
             read, located = self._read_retried(image, c.origin, c.x_axis, c.y_axis, OUTSET, FAR_JITTER)
-            # Turned, where it still found a glyph row or ink at its border, once per place (an outline may
-            # give one corner twice).
-            if read is None and located and not any(np.linalg.norm(c.origin - t) < 0.05 * card_w for t in turned):
+            # Turned, where it still found a glyph row or ink at its border, once per place.
+            if read is None and located and fresh(c.origin):
                 turned.append(c.origin)
                 for turn in _turns(c, hands, card_w):
                     read, _ = self._read_retried(image, c.origin, _rotated(c.x_axis, turn),
                                                  _rotated(c.y_axis, turn), OUTSET, TURN_JITTER)
                     if read is not None:
                         break
-            if read is not None and read.confidence >= self.threshold + GUESSED_MARGIN + FAR_MARGIN:
+            if read is not None and read.confidence >= need:
                 out.append(read)
         return self._dedupe(out, reads, card_w)
 
@@ -1579,6 +1577,18 @@ def _rotated(v: np.ndarray, deg: float) -> np.ndarray:
     a = np.radians(deg)
     c, s = np.cos(a), np.sin(a)
     return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]], np.float32)
+
+
+def _touching_frames(corner: CornerCandidate, quad: np.ndarray, card_w: float
+                     ) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Where ``corner`` is a named card's corner that has no index (``quad`` corners 1 and 3: top right, bottom
+    left), the frames (x and y axes) of a card touching it there, the next in a row laid side by side: its own
+    frame turned by ``TOUCHING_TURNS``, less those that point into the named card. None elsewhere."""
+    d = np.linalg.norm(quad - corner.origin, axis=1)
+    if int(np.argmin(d)) not in (1, 3) or float(d.min()) >= FAR_CORNER * card_w:
+        return None
+    frames = [(_rotated(corner.x_axis, turn), _rotated(corner.y_axis, turn)) for turn in TOUCHING_TURNS]
+    return [(xa, ya) for xa, ya in frames if not _inside(corner.origin + FAR_PROBE * (xa + ya), quad)]
 
 
 def _turns(corner: CornerCandidate, hands: Sequence[np.ndarray], card_w: float) -> list[float]:
