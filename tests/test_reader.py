@@ -2764,3 +2764,60 @@ def test_a_card_touching_a_named_one_in_a_row_is_read_at_that_cards_corner_turne
     assert {str(r.code) for r in reads if r.code and not r.face_down} <= present
     monkeypatch.setattr(reader_mod, "TOUCHING_TURNS", ())
     assert not _named_near(reader.read_still(sc.image), nine, cw)
+
+
+def test_paper_in_shade_beside_a_card_is_found_but_not_glare_a_chip_or_the_mats_shadow() -> None:
+    """``_shaded_beside`` on a drawn table: a white card; a grey card beside it (the same paper in shade, darker
+    but no more saturated), touching it; a glare spot fading out softly beside the card; a grey chip (round)
+    touching it; the card's shadow on the mat (mat, darker). Only the card in shade is taken, and the card's
+    card's outline grown into it covers both cards (``_grown_outline``)."""
+    from companion.vision.detect import _grown_outline, _paperness, _shade_levels, _shaded_beside
+
+    h, w = 300, 400
+    mat = (110, 60, 20)  # BGR: a blue mat
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = mat
+    cv2.rectangle(img, (58, 58), (142, 182), (60, 35, 12), -1)  # the card's shadow on the mat
+    cv2.rectangle(img, (50, 50), (130, 170), (235, 240, 240), -1)  # the card, lit
+    cv2.rectangle(img, (131, 50), (190, 170), (130, 133, 133), -1)  # the card beside it, in shade
+    cv2.rectangle(img, (50, 100), (64, 129), (40, 40, 200), -1)  # a red pip at the lit card's edge
+    cv2.circle(img, (80, 186), 18, (140, 140, 140), -1)  # a grey chip over the card's lower edge
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    glare = np.exp(-(((xx - 280) / 40) ** 2 + ((yy - 120) / 35) ** 2))[..., None]
+    img = np.clip(img + (255 - img.astype(np.float32)) * 0.97 * glare, 0, 255).astype(np.uint8)
+    cv2.rectangle(img, (215, 90), (260, 150), (235, 240, 240), -1)  # a card in the glare's fade
+    hsv, _, _ = _paperness(img)
+    white = np.zeros((h, w), np.uint8)
+    white[50:171, 50:131] = 255
+    white[100:130, 50:65] = 0  # (the pip notches the paper found)
+    white[90:151, 215:261] = 255
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.int32)
+    dist = np.clip(np.abs(lab - lab[10, 10]).sum(axis=2), 0, 255).astype(np.uint8)
+    levels = _shade_levels(hsv, white)
+    assert levels is not None
+    beside = _shaded_beside(hsv, white, dist, levels)
+    assert beside[60:160, 140:185].mean() > 250  # the card in shade
+    assert beside[:, 262:].max() == 0  # not the glare round the second card
+    assert beside[176:205, 66:95].max() == 0  # not the chip
+    assert beside[172:184, 60:130].max() == 0  # not the card's shadow on the mat
+    other = ((dist > 40) & (white == 0)).astype(np.uint8) * 255
+    card = cv2.findContours(white[:, :200].copy(), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0][0]
+    grown = _grown_outline(card, hsv, white, dist, other, levels)
+    assert grown is not None
+    x, y, bw, bh = cv2.boundingRect(grown)  # (the ink beside the paper in shade takes a few pixels of shadow)
+    assert abs(x - 50) <= 4 and abs(x + bw - 191) <= 4 and abs(y - 50) <= 4 and abs(y + bh - 171) <= 4
+
+
+def test_a_card_in_the_shadow_of_the_card_on_it_is_read(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5134: a hand of two, the 2 of clubs on the 8 of hearts, in a dim part of the mat. The 2's shadow
+    darkens the strip of the 8 beside it, whose index is there; the white mask missed that strip, so the hand's
+    outline ended at the 2 and no corner or index frame reached the 8's index. The outline grown into the
+    paper in shade beside it (``SHADOW_SAT``) takes the 8 in: it reads. Without the growth, it does not."""
+    from companion.vision import detect
+
+    sc = _tuning_scene(5134, "byronknoll_vector")
+    cw = _card_width(sc)
+    eight = next(c for c in sc.cards if c.code == "8h")
+    assert _named_near(reader.read_still(sc.image), eight, cw)
+    monkeypatch.setattr(detect, "SHADOW_SAT", 0)
+    assert not _named_near(reader.read_still(sc.image), eight, cw)

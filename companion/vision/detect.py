@@ -76,6 +76,21 @@ SHADE_THIN = 0.5  # ...nor a piece under 1.5 cards whose outline encloses less t
 SHADE_CHIP = 0.97  # ...unless that scrap is this round (its hull): a chip's white face, which still keeps it out
                    # (chips' faces 0.98-0.99 on the tuning scenes, a bit of a hand in glare 0.96)
 SHADE_FILL = 0.5  # ...and kept where what was found as paper fills this much of it
+# A hand's outline grown into the paper in shade beside it (``_shaded_beside``: a card in the shadow of the card
+# on it, or in a dim corner of the mat, that the white mask missed): pixels off the mat's colour, at most
+# SHADOW_SAT more saturated than the paper found (a shadow leaves saturation alone), at least SHADOW_V of its
+# brightness and SHADOW_OVER over the mat's (a card's shadow on a grey mat is mat, darker), under SHADOW_TOP of the
+# paper's (a glare spot's fade beside a card is as bright as paper), each piece of them joined to the paper found,
+# not round as a chip's face (its hull under SHADOW_CHIP), and where not beside that paper, its outline a sharp
+# step off the mat along SHADOW_SHARP of it (glare fades out softly). The grown outline replaces the hand's where
+# it is SHADOW_GROW times as big and no more ragged (pips and ink of a dim hand break its paper apart).
+SHADOW_SAT = 25
+SHADOW_V = 0.5
+SHADOW_OVER = 15
+SHADOW_TOP = 0.9
+SHADOW_CHIP = 0.87
+SHADOW_SHARP = 0.5
+SHADOW_GROW = 1.1
 EDGE_HAND = (0.2, 3.0)  # cards' areas: a region enclosed by edges this big may be part of a hand (edge_quads)
 EDGE_HAND_SAT = 100  # ...where its mean saturation (HSV, 0-255) is under this (backs and chips are coloured)
 SIZES_SPREAD = 1.1  # lone card-shaped blobs whose sizes spread wider than this are not all single cards...
@@ -211,6 +226,83 @@ def white_mask(small: np.ndarray, paperness: tuple[np.ndarray, np.ndarray, np.nd
         _add_sharp_low(out, low, high, step, area_img)
     _cards_on_paper(out, w, hsv[:, :, 1], area_img)
     return out
+
+
+def _shade_levels(hsv: np.ndarray, white: np.ndarray) -> tuple[float, float, float] | None:
+    """The paper's saturation and brightness (HSV, medians over ``white``) and the mat's brightness (over the
+    rest), from every other pixel each way; None where there is no paper or nothing else."""
+    sat, val, on = hsv[::2, ::2, 1], hsv[::2, ::2, 2], white[::2, ::2] > 0
+    if not on.any() or on.all():
+        return None
+    return float(np.median(sat[on])), float(np.median(val[on])), float(np.median(val[~on]))
+
+
+def _shaded_beside(hsv: np.ndarray, white: np.ndarray, dist: np.ndarray, levels: tuple[float, float, float]
+                   ) -> np.ndarray:
+    """The paper in shade beside the paper found (``white``) that it missed (a mask): see ``SHADOW_SAT``.
+    ``dist``: each pixel's L1 distance to the mat's colour in Lab (over 40 is off the mat, as for ink and
+    backs); ``levels``: ``_shade_levels`` of the whole picture."""
+    paper_s, paper_v, mat_v = levels
+    out = np.zeros_like(white)
+    sat, val, on = hsv[:, :, 1], hsv[:, :, 2], white > 0
+    k3 = np.ones((3, 3), np.uint8)
+    off_mat = (dist > 40) & (sat <= paper_s + SHADOW_SAT) & (val <= SHADOW_TOP * paper_v) & ~on
+    cand = cv2.morphologyEx((off_mat & (val >= max(SHADOW_V * paper_v, mat_v + SHADOW_OVER))).astype(np.uint8) * 255,
+                            cv2.MORPH_OPEN, k3)
+    if not cand.any():
+        return out
+    _, labels, stats, _ = components(cand)
+    touching = np.unique(labels[(cv2.dilate(white, k3) > 0) & (cand > 0)])
+    touching = touching[touching > 0]
+    if not len(touching):
+        return out
+    step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, k3)
+    beside = cv2.dilate(white, np.ones((5, 5), np.uint8))
+    for i in touching:
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        piece = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
+        cnt = max(cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=len).reshape(-1, 2)
+        if _round_hull(cnt, SHADOW_CHIP):
+            continue
+        px, py = cnt[:, 0] + x, cnt[:, 1] + y
+        free = beside[py, px] == 0
+        if free.any() and float((step[py, px] > SHARP_STEP)[free].mean()) < SHADOW_SHARP:
+            continue
+        out[y:y + bh, x:x + bw][piece > 0] = 255
+    return out
+
+
+def _solidity(contour: np.ndarray) -> float:
+    """The share of its convex hull a contour's region fills."""
+    return float(cv2.contourArea(contour)) / max(float(cv2.contourArea(cv2.convexHull(contour))), 1.0)
+
+
+def _grown_outline(contour: np.ndarray, hsv: np.ndarray, white: np.ndarray, dist: np.ndarray, other: np.ndarray,
+                   levels: tuple[float, float, float], least: float = SHADOW_GROW) -> np.ndarray | None:
+    """The outline of the blob ``contour`` encloses joined with the paper in shade beside it
+    (``_shaded_beside``, looked for round the blob: as far again as its size each way) and the ink beside that
+    (``other``, as the mask takes in ink beside paper), where that is at least ``least`` times the blob's area
+    and no more ragged (its solidity); else None."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    pad = max(bw, bh)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(white.shape[1], x + bw + pad), min(white.shape[0], y + bh + pad)
+    region = _shaded_beside(hsv[y0:y1, x0:x1], white[y0:y1, x0:x1], dist[y0:y1, x0:x1], levels)
+    blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x0, -y0))
+    _, labels, _, _ = components(region)
+    touching = np.unique(labels[(cv2.dilate(blob, np.ones((3, 3), np.uint8)) > 0) & (region > 0)])
+    touching = touching[touching > 0]
+    if not len(touching):
+        return None
+    pieces = np.isin(labels, touching).astype(np.uint8) * 255
+    near = cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    joined = cv2.bitwise_or(cv2.bitwise_or(blob, pieces), cv2.bitwise_and(other[y0:y1, x0:x1], near))
+    joined = _fill(cv2.morphologyEx(joined, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    best = max(cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], key=cv2.contourArea)
+    if cv2.contourArea(best) < least * cv2.contourArea(contour) or _solidity(best) < _solidity(contour):
+        return None
+    return best + np.array([x0, y0], np.int32)
 
 
 def _cards_in_glare(out: np.ndarray, soft: list[np.ndarray], step: np.ndarray, near_step: np.ndarray,
@@ -511,6 +603,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         blobs += shaded
         paper = cv2.bitwise_or(paper, cv2.erode(shaded_paper, np.ones((3, 3), np.uint8)))
     parted: set[int] = set()  # blobs left over once cards were eroded apart from them
+    shade_levels: tuple[float, float, float] | None = None  # (_shade_levels: once a hand needs them)
     for i, (c, a, rect, fill, aspect) in enumerate(blobs):
         if a < 0.35 * card_area:
             continue
@@ -568,6 +661,14 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             # top, a dim picture): the reader drops the back where a corner inside it reads. (Not chips touching
             # on a light cloth: no straight edge.)
             det.backs.append(order_clockwise(cv2.boxPoints(rect)) * scale)
+        if SHADOW_SAT and not det.textured and not det.light:
+            # A card of the hand in shade (the card on it casts its shadow, a dim corner of the mat): the white
+            # mask missed it, and the hand's outline with it. (Not on a speckled table, whose light specks would
+            # grow into the cards, nor on a light cloth, where edges find the hands.)
+            shade_levels = shade_levels or _shade_levels(paperness[0], white)
+            if shade_levels is not None and (
+                    grown := _grown_outline(c, paperness[0], white, dist, other, shade_levels)) is not None:
+                c = grown
         det.corners += _corners(_closed(c, int(0.11 * cw) | 1), cw, i, scale)
         det.hands.append(c.reshape(-1, 2).astype(np.float32) * scale)
     if corners:
