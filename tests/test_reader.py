@@ -2821,3 +2821,23 @@ def test_a_card_in_the_shadow_of_the_card_on_it_is_read(reader: Reader, monkeypa
     assert _named_near(reader.read_still(sc.image), eight, cw)
     monkeypatch.setattr(detect, "SHADOW_SAT", 0)
     assert not _named_near(reader.read_still(sc.image), eight, cw)
+
+
+def test_a_queen_whose_tail_touches_its_heart_is_not_read_a_diamond(reader: Reader,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5228: the queen of hearts in the community row. At its top-left corner the Q's tail touches the small
+    heart below it: the two made one "rank" over twice as tall as wide (still read as a Q), and the "suit" under
+    it was the top of the big heart pip beside the index, cut by the frame into a wedge read as a diamond at
+    0.85: the card was named Qd, a card that was not there. A rank that tall is cut at its waist first
+    (``RANK_TALL``): the heart is the suit, and the card reads Qh. Taken as found, it reads Qd again."""
+    from companion.vision import reader_glyph
+
+    sc = _tuning_scene(5228, "byronknoll_vector")
+    cw = _card_width(sc)
+    queen = next(c for c in sc.cards if c.code == "Qh")
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, queen, cw)
+    assert not any(r.code == "Qd" and np.linalg.norm(r.centre - queen.centre) < cw for r in reads)
+    monkeypatch.setattr(reader_glyph, "RANK_TALL", 100.0)
+    reads = reader.read_still(sc.image)
+    assert any(r.code == "Qd" and np.linalg.norm(r.centre - queen.centre) < cw for r in reads)

@@ -37,6 +37,9 @@ CORNER_H = 0.62
 PATCH_PX = 200  # pixels per card width in the corner frame
 PATCH_SIZE = (int(round(CORNER_W * PATCH_PX)), int(round(CORNER_H * PATCH_PX)))  # (w, h) = (68, 124)
 
+# A rank found at most this many times as tall as wide is taken as found; a taller one is a rank run into its suit
+# (the suit found under it is then something further down) and is cut at its waist first (``_locate_index``).
+RANK_TALL = 2.0
 WAIST_TALL = 1.6  # a blob this many times taller than wide may be a rank and suit run together (_waist_split)
 # A rank seed that is a bare bar (a '1') takes a glyph of its own height beside it at up to this many times its
 # height away (a small index's '10' set with the '1''s wide side bearing: 0.37 in DejaVu Serif Condensed at 16 px).
@@ -150,7 +153,7 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
     big: set[str] = set()
     cache: _Cache = {}  # the passes share thresholded ink and its components
     found = _locate(cache, patch_bgr, ink, paper, thr, edge, whole_only=whole_only, big=big)
-    if found is not None and found.suit is not None and found.rank_box[3] <= 2.0 * found.rank_box[2]:
+    if found is not None and found.suit is not None and found.rank_box[3] <= RANK_TALL * found.rank_box[2]:
         if not _joined_to_line(found, w):
             return found
         # A rank wider than tall that the far border cuts is joined to a picture's frame line (a king's arm
@@ -160,6 +163,15 @@ def _locate_index(patch_bgr: np.ndarray, ink: np.ndarray, paper: np.ndarray, thr
                 not _joined_to_line(better, w) and better.rank_box[3] >= 0.8 * found.rank_box[3]:
             return better
         return found
+    if found is not None and found.suit is not None:
+        # A "rank" over twice as tall as wide is the rank run into its own suit (a queen's tail touching the
+        # heart below it), and the "suit" found under it something further down (a big pip's top beside it,
+        # read as a diamond): cut the tall blob at its waist first.
+        cut = _locate(cache, patch_bgr, ink, paper, thr, edge, waist=True, whole_only=whole_only)
+        if cut is not None and cut.suit is not None and _plain(cut, w) and \
+                cut.rank_box[3] <= RANK_TALL * cut.rank_box[2]:
+            cut.split = True
+            return cut
     if found is None and not big:
         # No glyph at all, and no blob dropped for its size that might hold one (joined to art or a frame): the
         # passes below part or thin blobs that are there. (On 40 scenes of each tuning set, small and low
