@@ -2841,3 +2841,26 @@ def test_a_queen_whose_tail_touches_its_heart_is_not_read_a_diamond(reader: Read
     monkeypatch.setattr(reader_glyph, "RANK_TALL", 100.0)
     reads = reader.read_still(sc.image)
     assert any(r.code == "Qd" and np.linalg.norm(r.centre - queen.centre) < cw for r in reads)
+
+
+def test_an_index_whose_card_corner_lies_on_another_card_is_searched_where_a_hand_lacks_a_card(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real photo (dev half): the jack of diamonds laid on the nine of hearts, the jack of spades on it. The J's
+    corner lies on the nine's paper, white on white: no outline corner there, and the index search (which asks a
+    card's corner to lie off the hand, else the pair is a pip) passed its J-over-diamond by. The hand held two cards
+    read of three, so the pairs whose corner lies on another card are read too (``frames_in(on_card=True)``): the
+    J of diamonds reads. Without them, it does not; and they are not found among the plain pairs."""
+    from companion.vision.detect import detect_cards
+    from companion.vision.index_search import frames_in, hand_ink
+
+    img = real_photo("train_IMG_2669.JPG")
+    jack = np.array([128.0, 250.0])  # the J's index, within the labelled box (114, 218)-(228, 413)
+    det = detect_cards(img)
+    inks = [ink for h in det.hands if (ink := hand_ink(img, h, det.card_width)) is not None]
+    near = [f for ink in inks for f in frames_in(ink, det.card_width) if np.linalg.norm(f.rank_centre - jack) < 20]
+    on_card = [f for ink in inks for f in frames_in(ink, det.card_width, on_card=True)
+               if np.linalg.norm(f.rank_centre - jack) < 20]
+    assert not near and on_card
+    assert any(r.code == "Jd" for r in reader.read_still(img))
+    monkeypatch.setattr(reader, "on_card_frames", False)
+    assert not any(r.code == "Jd" for r in reader.read_still(img))

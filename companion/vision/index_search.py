@@ -40,6 +40,9 @@ CROP_PAD = 0.05  # the crop reaches this far beyond the outline's bounding box, 
 # lies at the hand's edge (red pips on a red mat notch it, a rounded corner blurs away beside small cards).
 WIDER_REACH = 0.15
 WIDER_MIN = 0.02  # ...when that adds at least this much area (square card widths)
+# A pair whose card corner would lie this far inside the hand (card widths) at most is still read where the hand
+# lacks a card: the corner of a card laid on another card lies on that card's paper (``frames_in(on_card=True)``).
+ON_CARD = 0.5
 ERODES = (3, 5)  # the square erosions that break a glyph from the ink it touches (by one pixel, then two)
 
 
@@ -191,8 +194,13 @@ def index_frames(image: np.ndarray, outline: np.ndarray, card_w: float, deep: bo
     return frames_in(ink, card_w, deep) if ink is not None else []
 
 
-def frames_in(ink: HandInk, card_w: float, deep: bool = False) -> list[IndexFrame]:
-    """:func:`index_frames` of a hand whose ink is found already."""
+def frames_in(ink: HandInk, card_w: float, deep: bool = False, on_card: bool = False) -> list[IndexFrame]:
+    """:func:`index_frames` of a hand whose ink is found already.
+
+    ``on_card``: instead, the frames of the plain pairs whose card corner would lie inside the hand, not off it
+    (``ON_CARD``): a card laid on another card has its corner on that card's paper, where no outline shows it. Most
+    such pairs are pips (up and left of a pip is its own card), so the reader reads these last, and only in a
+    hand that still lacks a card (``Reader._read_indices``); the ones nearest the hand's edge first."""
     if ink.components is None:
         ink.components = components(ink.binary)
     labels, stats, cents, keep, n_plain = _glyphs(ink.binary, ink.components, deep)
@@ -228,7 +236,8 @@ def frames_in(ink: HandInk, card_w: float, deep: bool = False) -> list[IndexFram
         # beyond it is off the hand, or at its very edge. Up and left of a suit taken for the rank, or of a pip,
         # is the card itself.
         beyond = pts[a] - corner * (xa + ya)
-        if cv2.pointPolygonTest(ink.outline, (float(beyond[0]), float(beyond[1])), True) > 0.04 * WORK_CW:
+        depth = cv2.pointPolygonTest(ink.outline, (float(beyond[0]), float(beyond[1])), True)
+        if (depth > 0.04 * WORK_CW) != on_card or (on_card and depth > ON_CARD * WORK_CW):
             continue
         o = _origin(labels, stats, int(g[a]), xa, ya)
         if o is None:
@@ -241,9 +250,10 @@ def frames_in(ink: HandInk, card_w: float, deep: bool = False) -> list[IndexFram
             inside = cv2.pointPolygonTest(ink.outline, (float(near[0]), float(near[1])), True)
             if inside > 0.04 * WORK_CW:
                 continue
-        out.append(IndexFrame(at + o * scale, xa * card_w, ya * card_w, at + pts[a] * scale, inside))
-    # Deep frames, likeliest first: the corner plainly off the hand.
-    return sorted(out, key=lambda f: f.inside) if deep else out
+        out.append(IndexFrame(at + o * scale, xa * card_w, ya * card_w, at + pts[a] * scale,
+                              depth if on_card else inside))
+    # Deep frames, likeliest first: the corner plainly off the hand; frames on a card, the corner nearest its edge.
+    return sorted(out, key=lambda f: f.inside) if deep or on_card else out
 
 
 def _glyphs(binary: np.ndarray, counted: tuple[int, np.ndarray, np.ndarray, np.ndarray], deep: bool = False

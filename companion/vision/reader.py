@@ -123,6 +123,9 @@ HAND_BACK_PAPER, HAND_BACK_PLAIN = 0.6, 1
 BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
+# A card read from a pair whose corner lies on another card (``frames_in(on_card=True)``): named only this far over
+# the threshold (a guessed corner's GUESSED_MARGIN lets pip pairs through)
+ON_CARD_MARGIN = 0.3
 DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 # (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
 # table in view, where a lower card's suit runs into the pip beside it and its frame is not the likeliest; 3: 1.)
@@ -326,6 +329,8 @@ class Reader:
         self.card_width_frac: float | None = None
         # Look for corner indices inside hands directly, where no outline corner leads to them (index_search).
         self.search_indices = True
+        # ... and, in a hand that still lacks a card, pairs whose card corner lies on another card of the hand.
+        self.on_card_frames = True
         # Find whole cards by their two indices where no outline shows them (cards on white paper, clutter).
         self.pair_indices = True
         # Report a card's outline found from its edges alone (``detect.edge_quads``: a hand of backs whose border and
@@ -1096,7 +1101,7 @@ class Reader:
         out: list[CardRead] = []
         codes = {r.code for r in whole_reads + corner_reads if self._named(r)}
 
-        def read_frames(frames: list[IndexFrame], deep: bool = False) -> None:
+        def read_frames(frames: list[IndexFrame], deep: bool = False, on_card: bool = False) -> None:
             tried = 0
             for f in frames:
                 if any(np.linalg.norm(f.rank_centre - b) < 0.12 * card_w for b in boxes):
@@ -1108,8 +1113,16 @@ class Reader:
                 tried += 1
                 # Deep frames are retried as a guessed corner is; plain frames are many, and retried only a
                 # digit's width to the left.
+                kept = len(self._unnamed)
                 read = self._read_retried(image, f.origin, f.x_axis, f.y_axis, 0.0,
                                           JITTER if deep else TEN_JITTER)[0]
+                if on_card:
+                    # Mostly pips: not left for the whole-corner classifier (_read_unnamed) to look at, and a card
+                    # named only when read surely (a pair of a ten's pips, by a glare spot joined to the hand,
+                    # read 4d at 0.66).
+                    del self._unnamed[kept:]
+                    if read is not None and read.confidence < self.threshold + ON_CARD_MARGIN:
+                        read = None
                 if read is not None:
                     out.append(read)
                     if read.index_box is not None:
@@ -1139,6 +1152,13 @@ class Reader:
             held = len(_held(hand, named, card_w))
             if held and (held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED):
                 read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True)
+                if self.on_card_frames:
+                    # Then pairs whose card's corner lies on another card of the hand, not off it (a card laid on
+                    # another: white on white, no outline corner there), up to one card as the deep pass reads.
+                    named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
+                    held = len(_held(hand, named, card_w))
+                    if held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED:
+                        read_frames(frames_in(ink, card_w, on_card=True), deep=True, on_card=True)
         return out
 
     def _read_slid(self, image: np.ndarray, hands: list[np.ndarray], whole: list[CardRead],
