@@ -11,7 +11,9 @@ What else makes such pairs is cut down before anything is read: the suit must be
 the broken stroke of a picture frame), big pips sit further apart than their own size, a pair must run along
 an edge of the hand, and the card's corner, up and left of its index, must show (up and left of a pip, or of a
 suit taken for the rank, is the card itself). The table between the cards is told from ink by its colour.
-The reader then reads only the frames no other read explains (``Reader._read_indices``).
+The reader then reads only the frames no other read explains (``Reader._read_indices``). In a hand that still
+lacks a card it also reads a few pairs whose card corner would lie on the hand, not off it (``frames_in(on_card=
+True)``): a card laid on another has its corner on that card's paper, where no outline and no table show it.
 """
 
 from __future__ import annotations

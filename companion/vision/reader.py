@@ -124,7 +124,7 @@ BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixe
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
 # A card read from a pair whose corner lies on another card (``frames_in(on_card=True)``): named only this far over
-# the threshold (a guessed corner's GUESSED_MARGIN lets pip pairs through)
+# the threshold (a guessed corner's GUESSED_MARGIN lets pip pairs through).
 ON_CARD_MARGIN = 0.3
 DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 # (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
