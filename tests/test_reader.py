@@ -2864,3 +2864,19 @@ def test_an_index_whose_card_corner_lies_on_another_card_is_searched_where_a_han
     assert any(r.code == "Jd" for r in reader.read_still(img))
     monkeypatch.setattr(reader, "on_card_frames", False)
     assert not any(r.code == "Jd" for r in reader.read_still(img))
+
+
+def test_a_card_read_from_an_on_card_pair_must_lie_on_the_hand(reader: Reader,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5226, a stacked row dealt (tune_ab's kind 'stk'): among the on-card pairs of a hand was the queen of
+    diamonds' own index taken upside down, its diamond for the rank: read Jd at 0.83, over the threshold + 0.3, a card
+    not there. The card that frame extrapolates lies mostly on the mat (a tenth of it on the hand), and a card laid
+    on another lies on the hand (``ON_HAND``): not named. Without that test, it is."""
+    from companion.vision import reader as reader_module
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5226, size=(2028, 1520), deck="byronknoll_vector", jokers=False, n_community=5, stacked=2)
+    assert not any(r.code == "Jd" for r in reader.read_still(sc.image))
+    assert not any(c.code == "Jd" for c in sc.cards)
+    monkeypatch.setattr(reader_module, "ON_HAND", 0.0)
+    assert any(r.code == "Jd" for r in reader.read_still(sc.image))

@@ -126,6 +126,7 @@ HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two
 # A card read from a pair whose corner lies on another card (``frames_in(on_card=True)``): named only this far over
 # the threshold (a guessed corner's GUESSED_MARGIN lets pip pairs through).
 ON_CARD_MARGIN = 0.3
+ON_HAND = 0.8  # ... and only where this much of its area lies on the hand (a card laid on another lies on it)
 DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 # (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
 # table in view, where a lower card's suit runs into the pip beside it and its frame is not the likeliest; 3: 1.)
@@ -1101,7 +1102,8 @@ class Reader:
         out: list[CardRead] = []
         codes = {r.code for r in whole_reads + corner_reads if self._named(r)}
 
-        def read_frames(frames: list[IndexFrame], deep: bool = False, on_card: bool = False) -> None:
+        def read_frames(frames: list[IndexFrame], deep: bool = False, on_card: np.ndarray | None = None) -> None:
+            """``on_card``: the hand whose on-card pairs ``frames`` are (``frames_in(on_card=True)``)."""
             tried = 0
             for f in frames:
                 if any(np.linalg.norm(f.rank_centre - b) < 0.12 * card_w for b in boxes):
@@ -1116,12 +1118,14 @@ class Reader:
                 kept = len(self._unnamed)
                 read = self._read_retried(image, f.origin, f.x_axis, f.y_axis, 0.0,
                                           JITTER if deep else TEN_JITTER)[0]
-                if on_card:
+                if on_card is not None:
                     # Mostly pips: not left for the whole-corner classifier (_read_unnamed) to look at, and a card
                     # named only when read surely (a pair of a ten's pips, by a glare spot joined to the hand,
-                    # read 4d at 0.66).
+                    # read 4d at 0.66) and lying on the hand, as a card laid on another does (a queen's index read
+                    # upside down, its diamond for a J, named Jd at 0.83 a card lying off the hand on the mat).
                     del self._unnamed[kept:]
-                    if read is not None and read.confidence < self.threshold + ON_CARD_MARGIN:
+                    if read is not None and (read.confidence < self.threshold + ON_CARD_MARGIN
+                                             or _share_on(read.quad, on_card, card_w) < ON_HAND):
                         read = None
                 if read is not None:
                     out.append(read)
@@ -1158,7 +1162,7 @@ class Reader:
                     named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
                     held = len(_held(hand, named, card_w))
                     if held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED:
-                        read_frames(frames_in(ink, card_w, on_card=True), deep=True, on_card=True)
+                        read_frames(frames_in(ink, card_w, on_card=True), deep=True, on_card=hand)
         return out
 
     def _read_slid(self, image: np.ndarray, hands: list[np.ndarray], whole: list[CardRead],
@@ -1396,6 +1400,20 @@ def _held(hand: np.ndarray, reads: list[CardRead], card_w: float) -> list[CardRe
     poly = hand.reshape(-1, 1, 2).astype(np.float32)
     return [r for r in reads if cv2.pointPolygonTest(poly, tuple(float(v) for v in (
         r.index_box.mean(axis=0) if r.index_box is not None else r.centre)), True) > -0.1 * card_w]
+
+
+def _share_on(quad: np.ndarray, outline: np.ndarray, card_w: float) -> float:
+    """How much of ``quad``'s area lies inside ``outline`` (both rasterised at 16 px per card width)."""
+    k = 16.0 / card_w
+    both = np.concatenate([quad.reshape(-1, 2), outline.reshape(-1, 2)]).astype(np.float64)
+    at = both.min(axis=0)
+    w, h = (np.ceil((both.max(axis=0) - at) * k) + 2).astype(int)
+    card = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(card, [np.round((quad.reshape(-1, 2) - at) * k).astype(np.int32)], 1)
+    hand = np.zeros_like(card)
+    cv2.fillPoly(hand, [np.round((outline.reshape(-1, 2) - at) * k).astype(np.int32)], 1)
+    area = np.count_nonzero(card)
+    return float(np.count_nonzero(card & hand)) / area if area else 0.0
 
 
 def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> float:
