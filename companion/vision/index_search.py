@@ -57,7 +57,9 @@ class IndexFrame:
     x_axis: np.ndarray
     y_axis: np.ndarray
     rank_centre: np.ndarray
-    inside: float = 0.0  # deep frames: how far inside the hand the card's corner would be (working px; < 0: off)
+    # Deep frames: how far inside the hand the card's corner would be (working px; < 0: off); on-card frames
+    # (``frames_in(on_card=True)``): how far inside it the point beyond that corner is.
+    inside: float = 0.0
 
 
 @dataclass
@@ -239,7 +241,8 @@ def frames_in(ink: HandInk, card_w: float, deep: bool = False, on_card: bool = F
         # is the card itself.
         beyond = pts[a] - corner * (xa + ya)
         depth = cv2.pointPolygonTest(ink.outline, (float(beyond[0]), float(beyond[1])), True)
-        if (depth > 0.04 * WORK_CW) != on_card or (on_card and depth > ON_CARD * WORK_CW):
+        off_hand = depth <= 0.04 * WORK_CW
+        if off_hand == on_card or depth > ON_CARD * WORK_CW:  # (on_card: the corner on the hand, not too deep)
             continue
         o = _origin(labels, stats, int(g[a]), xa, ya)
         if o is None:

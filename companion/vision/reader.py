@@ -1151,18 +1151,14 @@ class Reader:
         # breaks into countless glyph-sized pieces.
         named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
         for hand, ink in zip(hands, inks):
-            if ink is None:
+            if ink is None or not _held(hand, named, card_w) or not _lacks_a_card(hand, named, card_w):
                 continue
-            held = len(_held(hand, named, card_w))
-            if held and (held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED):
-                read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True)
-                if self.on_card_frames:
-                    # Then pairs whose card's corner lies on another card of the hand, not off it (a card laid on
-                    # another: white on white, no outline corner there), up to one card as the deep pass reads.
-                    named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
-                    held = len(_held(hand, named, card_w))
-                    if held < HAND_CARDS or _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED:
-                        read_frames(frames_in(ink, card_w, on_card=True), deep=True, on_card=hand)
+            before = len(out)
+            read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True)
+            # Then pairs whose card's corner lies on another card of the hand, not off it (a card laid on another:
+            # white on white, no outline corner there), up to one card as the deep pass reads.
+            if self.on_card_frames and _lacks_a_card(hand, named + out[before:], card_w):
+                read_frames(frames_in(ink, card_w, on_card=True), deep=True, on_card=hand)
         return out
 
     def _read_slid(self, image: np.ndarray, hands: list[np.ndarray], whole: list[CardRead],
@@ -1400,6 +1396,13 @@ def _held(hand: np.ndarray, reads: list[CardRead], card_w: float) -> list[CardRe
     poly = hand.reshape(-1, 1, 2).astype(np.float32)
     return [r for r in reads if cv2.pointPolygonTest(poly, tuple(float(v) for v in (
         r.index_box.mean(axis=0) if r.index_box is not None else r.centre)), True) > -0.1 * card_w]
+
+
+def _lacks_a_card(hand: np.ndarray, named: list[CardRead], card_w: float) -> bool:
+    """A hand with fewer than ``HAND_CARDS`` of the cards ``named`` in it (``_held``), or that they leave
+    ``UNCOVERED`` of a card's area uncovered: it may hold a card not read yet."""
+    return len(_held(hand, named, card_w)) < HAND_CARDS or \
+        _uncovered(hand, [r.quad for r in named], card_w) >= UNCOVERED
 
 
 def _share_on(quad: np.ndarray, outline: np.ndarray, card_w: float) -> float:
