@@ -1906,6 +1906,7 @@ def test_a_pocket_corner_whose_glyphs_come_apart_is_read_whole_at_the_end(reader
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     never = Reader()
     never._read_unnamed = lambda image, reads, card_w, guessed=frozenset(): reads  # type: ignore[method-assign]
+    never.scan_outlines = False  # (the outline scan, after, reads some of them too)
     assert not _named_near(never.read_still(sc.image), card, _card_width(sc))
 
 
@@ -2880,3 +2881,44 @@ def test_a_card_read_from_an_on_card_pair_must_lie_on_the_hand(reader: Reader,
     assert not any(c.code == "Jd" for c in sc.cards)
     monkeypatch.setattr(reader_module, "ON_HAND", 0.0)
     assert any(r.code == "Jd" for r in reader.read_still(sc.image))
+
+
+def test_a_hand_with_one_card_read_is_scanned_along_its_outline(reader: Reader,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5219 (a training deck, default size): the jack of hearts lies under another card, and neither the
+    outline's corners nor the glyph pairs give a frame that reads it. Its hand held one card read, and a hand is
+    two cards at least: the whole-corner classifier at every convex turn of the outline names it
+    (``_read_outline_scan``), at the jack's own place. Without the scan, it is not read; and with the classifier
+    asked to be surer than it can be, nothing is named."""
+    from companion.vision import reader as reader_module
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5219, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    jack = next(c for c in sc.cards if c.code == "Jh")
+    assert any(r.code == "Jh" and np.linalg.norm(r.centre - jack.centre) < 0.5 * _card_width(sc)
+               for r in reader.read_still(sc.image))
+    monkeypatch.setattr(reader, "scan_outlines", False)
+    assert not any(r.code == "Jh" for r in reader.read_still(sc.image))
+    monkeypatch.setattr(reader, "scan_outlines", True)
+    monkeypatch.setattr(reader_module, "SCAN_NET_MIN", 1.01)
+    assert not any(r.code == "Jh" for r in reader.read_still(sc.image))
+
+
+def test_outline_frames_stand_at_convex_turns_with_the_index_inside() -> None:
+    """Two cards drawn as one outline, the lower one showing its top-left corner: a frame stands at that corner,
+    squared up on the hand's edges, its index inside the hand; none stands on a straight edge nor at the concave
+    turn where the lower card's edge runs under the top card; none within ``skip_r`` of a corner skipped."""
+    from companion.vision.index_search import outline_frames
+
+    cw = 100.0
+    # The lower card's corner at (0, 0); the top card covers it from (30, 40) on: an L-shaped outline.
+    outline = np.array([[0, 0], [100, 0], [100, 40], [130, 40], [130, 180], [30, 180], [30, 140], [0, 140]], float)
+    frames = outline_frames(outline, cw)
+    at_corner = [f for f in frames if np.linalg.norm(f[0]) < 3]
+    assert at_corner
+    assert any(abs(xa[0] - cw) < 1 and abs(ya[1] - cw) < 1 for _, xa, ya in at_corner)  # x right, y down
+    for o, xa, ya in frames:
+        # No frame at the concave turn (100, 40) nor mid-edge on the long left side.
+        assert np.linalg.norm(o - (100, 40)) > 5
+        assert not (abs(o[0]) < 1 and 20 < o[1] < 120)
+    assert not [f for f in outline_frames(outline, cw, np.array([[0.0, 0.0]])) if np.linalg.norm(f[0]) < 3]

@@ -409,3 +409,78 @@ def edge_angles(outline: np.ndarray, card_w: float = WORK_CW, longest_first: boo
         keep = keep[np.argsort(-length[keep], kind="stable")]
     out: np.ndarray = np.degrees(np.arctan2(seg[keep, 1], seg[keep, 0]))
     return out
+
+
+# The outline scan (``outline_frames``): a hand's outline resampled every SCAN_STEP card widths; a point is a
+# convex turn where it stands over SCAN_TURN card widths outside the chord between the points SCAN_WIN card
+# widths either side of it. The hand's edge directions (modulo 90 degrees) are those of its outline's
+# SCAN_DIRS most common directions, each taken by at least SCAN_SHARE of the outline.
+SCAN_STEP, SCAN_WIN, SCAN_TURN = 0.04, 0.12, 0.02
+SCAN_DIRS, SCAN_SHARE = 3, 0.08
+# A frame's index (SCAN_INDEX, card widths from its corner) lies this far inside the outline, and the point
+# SCAN_INNER along its diagonal inside it at all.
+SCAN_INDEX, SCAN_DEEP = (0.12, 0.2), 0.05
+SCAN_INNER = 0.3
+
+
+def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None = None, skip_r: float = 0.06
+                   ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Card frames (origin, x axis, y axis; pixels, axes one card width long) at every convex turn of a hand's
+    outline, squared up on each of the hand's edge directions, turned each way whose index would lie inside the
+    hand. For the whole-corner classifier where neither the outline's corners nor the glyph pairs found a card's
+    corner: a lower card's corner that the outline rounds off, or whose edges show for under a fifth of a card.
+    ``skip``: corners (n x 2) near which no frame is made (within ``skip_r`` card widths: cards read already)."""
+    pts = outline.reshape(-1, 2).astype(np.float64)
+    closed = np.vstack([pts, pts[:1]])
+    arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(closed, axis=0), axis=1))])
+    if arc[-1] < card_w:
+        return []
+    s = np.arange(0.0, arc[-1], SCAN_STEP * card_w)
+    dense = np.stack([np.interp(s, arc, closed[:, 0]), np.interp(s, arc, closed[:, 1])], axis=1)
+    n = len(dense)
+    k = max(1, int(round(SCAN_WIN / SCAN_STEP)))
+    before, after = np.roll(dense, k, axis=0), np.roll(dense, -k, axis=0)
+    chord = after - before
+    length = np.linalg.norm(chord, axis=1)
+    area2 = float(np.sum(dense[:, 0] * np.roll(dense[:, 1], -1) - np.roll(dense[:, 0], -1) * dense[:, 1]))
+    side = 1.0 if area2 > 0 else -1.0  # which side of the direction of travel the hand lies on
+    inward = side * np.stack([-chord[:, 1], chord[:, 0]], axis=1) / np.maximum(length, 1e-9)[:, None]
+    rise = np.einsum("ij,ij->i", dense - before, inward)
+    turns = dense[(rise < -SCAN_TURN * card_w) & (length > 0)]
+    if skip is not None and len(skip) and len(turns):
+        near = np.linalg.norm(turns[:, None, :] - np.asarray(skip, np.float64)[None, :, :], axis=2).min(axis=1)
+        turns = turns[near >= skip_r * card_w]
+    if not len(turns):
+        return []
+    poly = outline.reshape(-1, 1, 2).astype(np.float32)
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for p in turns:
+        for deg in _edge_directions(dense, n):
+            for quarter in range(4):
+                a = np.radians(deg + 90.0 * quarter)
+                xa = np.array([np.cos(a), np.sin(a)]) * card_w
+                ya = np.array([-np.sin(a), np.cos(a)]) * card_w
+                at = p + SCAN_INDEX[0] * xa + SCAN_INDEX[1] * ya
+                inner = p + SCAN_INNER * (xa + ya)
+                if cv2.pointPolygonTest(poly, (float(at[0]), float(at[1])), True) >= SCAN_DEEP * card_w and \
+                        cv2.pointPolygonTest(poly, (float(inner[0]), float(inner[1])), False) >= 0:
+                    out.append((p, xa, ya))
+    return out
+
+
+def _edge_directions(dense: np.ndarray, n: int) -> list[float]:
+    """The outline's (resampled one step apart) most common directions modulo 90 degrees (``SCAN_DIRS``, each
+    taken by ``SCAN_SHARE`` of it at least), from a histogram of its local directions smoothed over 5 degrees."""
+    v = np.roll(dense, -2, axis=0) - np.roll(dense, 2, axis=0)
+    th = np.degrees(np.arctan2(v[:, 1], v[:, 0])) % 90.0
+    hist = np.bincount(th.astype(int) % 90, minlength=90).astype(np.float64)
+    smooth = np.sum([np.roll(hist, j) for j in (-2, -1, 0, 1, 2)], axis=0)
+    out: list[float] = []
+    for _ in range(SCAN_DIRS):
+        j = int(np.argmax(smooth))
+        if smooth[j] < SCAN_SHARE * n:
+            break
+        off = (th - j + 45.0) % 90.0 - 45.0
+        out.append(j + float(off[np.abs(off) < 3.0].mean()))
+        smooth[(j + np.arange(-6, 7)) % 90] = 0.0
+    return out

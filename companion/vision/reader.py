@@ -28,7 +28,8 @@ from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, HAND_ASPECT, CornerCandidate, Detection, card_shaped, components,
                                      detect_cards, order_clockwise, short_side)
 from companion.vision.index_pairs import index_cards
-from companion.vision.index_search import IndexFrame, edge_angles, frames_in, hand_ink
+from companion.vision.index_search import (SCAN_INDEX, IndexFrame, edge_angles, frames_in, hand_ink,
+                                           outline_frames)
 from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
@@ -127,6 +128,9 @@ HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two
 # the threshold (a guessed corner's GUESSED_MARGIN lets pip pairs through).
 ON_CARD_MARGIN = 0.3
 ON_HAND = 0.8  # ... and only where this much of its area lies on the hand (a card laid on another lies on it)
+# The outline scan (``_read_outline_scan``) names a card where the whole-corner classifier is this sure of it (its
+# rank's probability times its suit's).
+SCAN_NET_MIN = 0.9
 DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 # (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
 # table in view, where a lower card's suit runs into the pip beside it and its frame is not the likeliest; 3: 1.)
@@ -332,6 +336,9 @@ class Reader:
         self.search_indices = True
         # ... and, in a hand that still lacks a card, pairs whose card corner lies on another card of the hand.
         self.on_card_frames = True
+        # ... and, last, in a hand only one of whose cards read, the whole-corner classifier at every turn of its
+        # outline (_read_outline_scan).
+        self.scan_outlines = True
         # Find whole cards by their two indices where no outline shows them (cards on white paper, clutter).
         self.pair_indices = True
         # Report a card's outline found from its edges alone (``detect.edge_quads``: a hand of backs whose border and
@@ -577,6 +584,8 @@ class Reader:
             out = self._read_index_cards(image, out, det)
         if self.search_indices:
             out = self._read_loose(image, out, det, from_corners)
+        if self.scan_outlines and self.corner_net is not None:
+            out += self._read_outline_scan(image, hands, out, det.card_width, from_corners)
         if self.deck is not None and self.deck.jokers:
             # A whole card no index names (or whose art passed for a back) may be one of the enrolled deck's
             # jokers, told by how its corners look (``EnrolledDeck.joker_in``).
@@ -1073,6 +1082,41 @@ class Reader:
             if read is not None and read.confidence >= need:
                 out.append(read)
         return self._dedupe(out, reads, card_w)
+
+    def _read_outline_scan(self, image: np.ndarray, hands: list[np.ndarray], reads: list[CardRead], card_w: float,
+                           from_corners: set[int]) -> list[CardRead]:
+        """The last look at a hand only one of whose cards read (a hand is two cards or more; one none of whose
+        cards read is mostly something else: chips, backs' pattern): the whole-corner classifier at every convex
+        turn of its outline (``index_search.outline_frames``), away from the corners of cards read. A card is
+        named at ``SCAN_NET_MIN`` or more, where the card drawn from that corner lies ``ON_HAND`` on the hand and
+        no card read already has its name, nor a card read whole (not from a corner: ``from_corners``, ids) holds
+        its index (a lone card's corners are its own: a blurred six the glyphs named Qc read 6c there); the surest
+        frame of each card is kept."""
+        assert self.corner_net is not None
+        named = [r for r in reads if self._named(r)]
+        have = {r.code for r in named}
+        corners = np.array([c for r in named for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
+        whole = [r.quad for r in named if id(r) not in from_corners]
+        out: list[CardRead] = []
+        for hand in hands:
+            if len(_held(hand, named, card_w)) != 1:
+                continue
+            frames = outline_frames(hand, card_w, corners)
+            if not frames:
+                continue
+            said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya in frames]))
+            best: dict[str, CardRead] = {}
+            for (o, xa, ya), (code, conf) in zip(frames, said):
+                if code is None or conf < SCAN_NET_MIN or code in have or (code in best and
+                                                                             best[code].confidence >= conf):
+                    continue
+                quad = np.array([o, o + xa, o + xa + CARD_ASPECT * ya, o + CARD_ASPECT * ya], np.float32)
+                index = o + SCAN_INDEX[0] * xa + SCAN_INDEX[1] * ya
+                if _share_on(quad, hand, card_w) >= ON_HAND and not any(_inside(index, q) for q in whole):
+                    best[code] = CardRead(code, conf, quad, "tl", False)
+            out += best.values()
+            have |= set(best)
+        return out
 
     def _read_retried(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
                       outset: float, jitter: tuple[tuple[float, float], ...] = JITTER) -> tuple[CardRead | None, int]:
