@@ -453,9 +453,10 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
     if not len(turns):
         return []
     poly = outline.reshape(-1, 1, 2).astype(np.float32)
+    directions = _edge_directions(dense, n)
     out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for p in turns:
-        for deg in _edge_directions(dense, n):
+        for deg in directions:
             for quarter in range(4):
                 a = np.radians(deg + 90.0 * quarter)
                 xa = np.array([np.cos(a), np.sin(a)]) * card_w
