@@ -1312,16 +1312,23 @@ def _corners(contour: np.ndarray, cw: float, blob: int, scale: float) -> list[Co
     return out
 
 
+def resampled(contour: np.ndarray, step: float) -> tuple[np.ndarray, float]:
+    """A closed outline's points ``step`` pixels apart along it (n x 2, float64; a contour keeps only the ends
+    of straight runs), and its length."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    closed = np.vstack([pts, pts[:1]])
+    arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(closed, axis=0), axis=1))])
+    s_pos = np.arange(0.0, arc[-1], step)
+    dense = np.stack([np.interp(s_pos, arc, closed[:, 0]), np.interp(s_pos, arc, closed[:, 1])], axis=1)
+    return dense, float(arc[-1])
+
+
 def _stretches(contour: np.ndarray, cw: float) -> tuple[np.ndarray, list[Stretch]]:
     """The outline evenly resampled one working pixel apart (a contour keeps only the ends of straight runs),
     and its straight stretches at least a fifth of a card long: (start, end) indices into it (end may pass the
     wrap-around), a point on the line fitted to the stretch less its (rounded) ends, the unit direction of
     travel, and the normal pointing into the blob."""
-    pts = contour.reshape(-1, 2).astype(np.float64)
-    closed = np.vstack([pts, pts[:1]])
-    arc = np.concatenate([[0], np.cumsum(np.linalg.norm(np.diff(closed, axis=0), axis=1))])
-    s_pos = np.arange(0, arc[-1], 1.0)
-    dense = np.stack([np.interp(s_pos, arc, closed[:, 0]), np.interp(s_pos, arc, closed[:, 1])], axis=1)
+    dense, _ = resampled(contour, 1.0)
     n = len(dense)
     if n < 16:
         return dense, []

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.detect import components, shrink
+from companion.vision.detect import components, resampled, shrink
 
 WORK_CW = 120  # working crop: pixels per card width
 GLYPH_MIN, GLYPH_MAX = 0.055, 0.24  # an index glyph's longer side, card widths
@@ -430,14 +430,9 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
     hand. For the whole-corner classifier where neither the outline's corners nor the glyph pairs found a card's
     corner: a lower card's corner that the outline rounds off, or whose edges show for under a fifth of a card.
     ``skip``: corners (n x 2) near which no frame is made (within ``skip_r`` card widths: cards read already)."""
-    pts = outline.reshape(-1, 2).astype(np.float64)
-    closed = np.vstack([pts, pts[:1]])
-    arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(closed, axis=0), axis=1))])
-    if arc[-1] < card_w:
+    dense, perimeter = resampled(outline, SCAN_STEP * card_w)
+    if perimeter < card_w:
         return []
-    s = np.arange(0.0, arc[-1], SCAN_STEP * card_w)
-    dense = np.stack([np.interp(s, arc, closed[:, 0]), np.interp(s, arc, closed[:, 1])], axis=1)
-    n = len(dense)
     k = max(1, int(round(SCAN_WIN / SCAN_STEP)))
     before, after = np.roll(dense, k, axis=0), np.roll(dense, -k, axis=0)
     chord = after - before
@@ -453,7 +448,7 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
     if not len(turns):
         return []
     poly = outline.reshape(-1, 1, 2).astype(np.float32)
-    directions = _edge_directions(dense, n)
+    directions = _edge_directions(dense)
     out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for p in turns:
         for deg in directions:
@@ -469,7 +464,7 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
     return out
 
 
-def _edge_directions(dense: np.ndarray, n: int) -> list[float]:
+def _edge_directions(dense: np.ndarray) -> list[float]:
     """The outline's (resampled one step apart) most common directions modulo 90 degrees (``SCAN_DIRS``, each
     taken by ``SCAN_SHARE`` of it at least), from a histogram of its local directions smoothed over 5 degrees."""
     v = np.roll(dense, -2, axis=0) - np.roll(dense, 2, axis=0)
@@ -479,7 +474,7 @@ def _edge_directions(dense: np.ndarray, n: int) -> list[float]:
     out: list[float] = []
     for _ in range(SCAN_DIRS):
         j = int(np.argmax(smooth))
-        if smooth[j] < SCAN_SHARE * n:
+        if smooth[j] < SCAN_SHARE * len(dense):
             break
         off = (th - j + 45.0) % 90.0 - 45.0
         out.append(j + float(off[np.abs(off) < 3.0].mean()))
