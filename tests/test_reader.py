@@ -2904,6 +2904,26 @@ def test_a_hand_with_one_card_read_is_scanned_along_its_outline(reader: Reader,
     assert not any(r.code == "Jh" for r in reader.read_still(sc.image))
 
 
+def test_a_tight_fan_taken_for_one_card_is_scanned_along_its_outline(reader: Reader,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5158 (a training deck, small cards from the lower-resolution camera): a jack of diamonds lies nearly
+    on a ten of spades, and the two pass for one card that reads as none. The outline scan looks at such a blob
+    too: both cards are named at their places, and the unread "card" they were taken for is dropped. Without
+    the scan, neither is read."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5158, size=(2028, 1520), deck="byronknoll_vector", card_height=0.085, jokers=False)
+    cw = _card_width(sc)
+    reads = reader.read_still(sc.image)
+    for code in ("Jd", "Ts"):
+        card = next(c for c in sc.cards if c.code == code)
+        assert any(r.code == code and np.linalg.norm(r.centre - card.centre) < 0.5 * cw for r in reads), code
+    top = next(c for c in sc.cards if c.code == "Jd")
+    assert not any(r.code is None and np.linalg.norm(r.centre - top.centre) < cw for r in reads)
+    monkeypatch.setattr(reader, "scan_outlines", False)
+    assert not {"Jd", "Ts"} & {r.code for r in reader.read_still(sc.image)}
+
+
 def test_outline_frames_stand_at_convex_turns_with_the_index_inside() -> None:
     """Two cards drawn as one outline, the lower one showing its top-left corner: a frame stands at that corner,
     squared up on the hand's edges, its index inside the hand; none stands on a straight edge nor at the concave

@@ -585,7 +585,8 @@ class Reader:
         if self.search_indices:
             out = self._read_loose(image, out, det, from_corners)
         if self.scan_outlines and self.corner_net is not None:
-            out += self._read_outline_scan(image, hands, out, det.card_width, from_corners)
+            scanned = self._read_outline_scan(image, hands, out, det.card_width, from_corners, unread)
+            out = _without_tight_fans(out, scanned) + scanned
         if self.deck is not None and self.deck.jokers:
             # A whole card no index names (or whose art passed for a back) may be one of the enrolled deck's
             # jokers, told by how its corners look (``EnrolledDeck.joker_in``).
@@ -1084,9 +1085,11 @@ class Reader:
         return self._dedupe(out, reads, card_w)
 
     def _read_outline_scan(self, image: np.ndarray, hands: list[np.ndarray], reads: list[CardRead], card_w: float,
-                           from_corners: set[int]) -> list[CardRead]:
+                           from_corners: set[int], unread: Sequence[np.ndarray] = ()) -> list[CardRead]:
         """The last look at a hand only one of whose cards read (a hand is two cards or more; one none of whose
-        cards read is mostly something else: chips, backs' pattern): the whole-corner classifier at every convex
+        cards read is mostly something else: chips, backs' pattern), and at a card-shaped blob that read as no
+        card and holds none read (``unread``: a tight fan of two, one nearly on the other, taken for one card;
+        the caller drops it where the scan names a card in it): the whole-corner classifier at every convex
         turn of its outline (``index_search.outline_frames``), away from the corners of cards read. A card is
         named at ``SCAN_NET_MIN`` or more, where the card drawn from that corner lies ``ON_HAND`` on the hand and
         no card read already has its name, nor a card read whole (not from a corner: ``from_corners``, ids) holds
@@ -1098,8 +1101,8 @@ class Reader:
         corners = np.array([c for r in named for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
         whole = [r.quad for r in named if id(r) not in from_corners]
         out: list[CardRead] = []
-        for hand in hands:
-            if len(_held(hand, named, card_w)) != 1:
+        for k, hand in enumerate(list(hands) + list(unread)):
+            if len(_held(hand, named, card_w)) != (1 if k < len(hands) else 0):
                 continue
             frames = outline_frames(hand, card_w, corners)
             if not frames:
