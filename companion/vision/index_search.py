@@ -421,14 +421,19 @@ SCAN_DIRS, SCAN_SHARE = 3, 0.08
 # SCAN_INNER along its diagonal inside it at all.
 SCAN_INDEX, SCAN_DEEP = (0.12, 0.2), 0.05
 SCAN_INNER = 0.3
+# Each frame is tried at the turn and this much further out along its diagonal (card widths): the outline found
+# at low resolution cuts a card's rounded corner 0.04-0.09 card widths inside it (lower cards missed on the tuning
+# scenes at 2028x1520, cards 0.085 of its height), where the classifier reads 0.4-0.8; 0.05 further out, 0.9-0.97.
+SCAN_OUTSETS = (0.0, 0.05)
 
 
 def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None = None, skip_r: float = 0.06
                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Card frames (origin, x axis, y axis; pixels, axes one card width long) at every convex turn of a hand's
     outline, squared up on each of the hand's edge directions, turned each way whose index would lie inside the
-    hand. For the whole-corner classifier where neither the outline's corners nor the glyph pairs found a card's
-    corner: a lower card's corner that the outline rounds off, or whose edges show for under a fifth of a card.
+    hand, each at the turn and a little further out (``SCAN_OUTSETS``). For the whole-corner classifier where
+    neither the outline's corners nor the glyph pairs found a card's corner: a lower card's corner that the
+    outline rounds off, or whose edges show for under a fifth of a card.
     ``skip``: corners (n x 2) near which no frame is made (within ``skip_r`` card widths: cards read already)."""
     dense, perimeter = resampled(outline, SCAN_STEP * card_w)
     if perimeter < card_w:
@@ -460,7 +465,7 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
                 inner = p + SCAN_INNER * (xa + ya)
                 if cv2.pointPolygonTest(poly, (float(at[0]), float(at[1])), True) >= SCAN_DEEP * card_w and \
                         cv2.pointPolygonTest(poly, (float(inner[0]), float(inner[1])), False) >= 0:
-                    out.append((p, xa, ya))
+                    out += [(p - s * (xa + ya), xa, ya) for s in SCAN_OUTSETS]
     return out
 
 
