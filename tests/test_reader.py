@@ -703,13 +703,15 @@ def _named_near(reads: list[CardRead], card: CardTruth, within: float) -> bool:
     return any(r.code == card.code and np.linalg.norm(r.centre - card.centre) < within for r in reads)
 
 
-def _without_later_routes(monkeypatch: pytest.MonkeyPatch) -> None:
+def _without_later_routes(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> None:
     """Switch off the routes to a pocket card added after the older tests' mechanisms (reading beside a card
-    named next to it, ``reader.SLIDES``; the deep index search's third and fourth frames, ``DEEP_READS``): they
-    find some of those tests' cards too, and a test of one mechanism shows what that one reads alone."""
+    named next to it, ``reader.SLIDES``; the deep index search's third and fourth frames, ``DEEP_READS``; the
+    last pass, the scan along a hand's outline, ``Reader.scan_outlines``): they find some of those tests' cards
+    too, and a test of one mechanism shows what that one reads alone."""
     from companion.vision import reader as reader_mod
     monkeypatch.setattr(reader_mod, "SLIDES", ())
     monkeypatch.setattr(reader_mod, "DEEP_READS", 2)
+    monkeypatch.setattr(reader, "scan_outlines", False)
 
 
 def test_a_court_card_whose_index_reads_a_rank_is_never_called_face_down(reader: Reader) -> None:
@@ -893,7 +895,7 @@ def test_a_small_cards_outline_corner_well_inside_it_is_tried_further_out(
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(reader_mod, "FAR_JITTER", ())
     monkeypatch.setattr(reader_mod, "TURNS", 0)  # nor turned (a queen turned onto the hand's edges reads too)
-    _without_later_routes(monkeypatch)
+    _without_later_routes(monkeypatch, reader)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -1384,7 +1386,7 @@ def test_an_index_the_low_resolution_outline_cut_off_is_searched_within_a_redraw
     assert card.zone != "community"
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(index_search, "WIDER_MIN", 1e9)  # never redrawn
-    _without_later_routes(monkeypatch)
+    _without_later_routes(monkeypatch, reader)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -1544,7 +1546,7 @@ def test_a_corner_the_network_half_believes_is_read_in_the_frames_about_it(
 
     assert found()
     monkeypatch.setattr(reader_mod, "REFINE_PLACES", 0)
-    _without_later_routes(monkeypatch)
+    _without_later_routes(monkeypatch, reader)
     assert not found()
 
 
