@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -2946,6 +2946,53 @@ def test_the_outline_scan_also_looks_a_little_outside_each_turn(reader: Reader, 
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(index_search, "SCAN_OUTSETS", (0.0,))
     assert not any(r.code == code for r in reader.read_still(sc.image))
+
+
+def test_the_outline_scan_looks_at_a_hand_none_of_whose_cards_read(reader: Reader,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5187 (training deck, small cards from the lower-resolution camera): a hand of a seven of diamonds and
+    a seven of clubs where neither card reads otherwise. Its outline has a straight stretch a card's short side
+    long, so the outline scan looks at it and names both at their places; without that look (``SCAN_BARE_EDGE``
+    out of reach), neither."""
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5187, size=(2028, 1520), deck="byronknoll_vector", card_height=0.085, jokers=False)
+    cw = _card_width(sc)
+    reads = reader.read_still(sc.image)
+    for code in ("7d", "7c"):
+        assert _named_near(reads, next(c for c in sc.cards if c.code == code), cw), code
+    monkeypatch.setattr(reader_mod, "SCAN_BARE_EDGE", 99.0)
+    assert not {"7d", "7c"} & {r.code for r in reader.read_still(sc.image)}
+
+
+def test_the_outline_scan_passes_by_a_blob_with_no_card_edge(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Timed scene 7003 with small cards (held-out deck, 4056 wide): a glare spot joined to chips passes for a
+    hand in which nothing reads. Its outline has no straight stretch a card's short side long, so the outline scan
+    does not look at it (at every turn of its outline, a few hundred frames); with the gate off it would."""
+    from benchmarks.vision_bench import SMALL_CARDS
+    from companion.vision import reader as reader_mod
+    from companion.vision.glyphs import HELD_OUT_DECK
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(7003, size=(4056, 3040), deck=HELD_OUT_DECK, n_community=5, n_seats=None,
+                      card_height=SMALL_CARDS)
+    seen: list[int] = []
+    real = reader_mod.outline_frames
+
+    def counted(*args: Any, **kwargs: Any) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        frames = real(*args, **kwargs)
+        seen.append(len(frames))
+        return frames
+
+    monkeypatch.setattr(reader_mod, "outline_frames", counted)
+    gated = reader.read_still(sc.image)
+    gated_frames = sum(seen)
+    seen.clear()
+    monkeypatch.setattr(reader_mod, "SCAN_BARE_EDGE", 0.0)
+    ungated = reader.read_still(sc.image)
+    assert sum(seen) - gated_frames > 200
+    assert {r.code for r in gated} == {r.code for r in ungated}
 
 
 def test_outline_frames_stand_at_convex_turns_with_the_index_inside() -> None:

@@ -656,7 +656,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         blob_mask = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(blob_mask, [c], -1, 255, -1, offset=(-bx, -by))
         if float((paper[by:by + bh, bx:bx + bw][blob_mask > 0] > 0).mean()) < 0.25 and \
-                _longest_stretch(c, cv2.arcLength(c, True)) >= BACK_EDGE * cw:
+                longest_stretch(c, cv2.arcLength(c, True)) >= BACK_EDGE * cw:
             # Fanned face-down cards, or face-up ones whose paper the white mask mostly missed (court art on
             # top, a dim picture): the reader drops the back where a corner inside it reads. (Not chips touching
             # on a light cloth: no straight edge.)
@@ -1048,7 +1048,7 @@ def _loose_backs(other: np.ndarray, faces: np.ndarray, card_area: float, scale: 
             if faces_in is not None and _covered(c, faces_in) >= BACK_PAPER:
                 continue
             if shaped and (a < BACK_FILL * rw * rh or
-                           _longest_stretch(c, peri) < BACK_EDGE * np.sqrt(card_area / CARD_ASPECT)):
+                           longest_stretch(c, peri) < BACK_EDGE * np.sqrt(card_area / CARD_ASPECT)):
                 continue
             if step is None:
                 step = cv2.morphologyEx(dist, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
@@ -1087,7 +1087,7 @@ def _stretches_of(blobs: Sequence[Blob], area_img: float) -> tuple[list[float], 
         peri = cv2.arcLength(c, True)
         if peri <= 0 or _round(a, peri) or a > 0.05 * area_img:
             continue
-        lengths.append(_longest_stretch(c, peri))
+        lengths.append(longest_stretch(c, peri))
         areas.append(float(a))
         long.append(aspect >= HAND_ASPECT)
     return lengths, areas, long
@@ -1124,13 +1124,13 @@ def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     peri = cv2.arcLength(c, True)
     if peri <= 0 or _round(a, peri):
         return 0.0
-    cw = _longest_stretch(c, peri) / CARD_ASPECT
+    cw = longest_stretch(c, peri) / CARD_ASPECT
     if fill >= FITS_FILL and cw > FITS_ACROSS * min(rect[1]):
         return 0.0  # no card that wide fits across the region: its longest stretch runs along a row of cards
     return cw if 0.5 < a / (cw * cw * CARD_ASPECT) < 2.5 else 0.0
 
 
-def _longest_stretch(contour: np.ndarray, perimeter: float) -> float:
+def longest_stretch(contour: np.ndarray, perimeter: float) -> float:
     """The longest side of an outline simplified to within 1 % of its perimeter: a card's long side, where one
     shows whole."""
     poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from companion.cards import Card
 from companion.vision import BACK, CardRead
 from companion.vision.detect import (CARD_ASPECT, HAND_ASPECT, CornerCandidate, Detection, card_shaped, components,
-                                     detect_cards, order_clockwise, short_side)
+                                     detect_cards, longest_stretch, order_clockwise, short_side)
 from companion.vision.index_pairs import index_cards
 from companion.vision.index_search import (SCAN_INDEX, IndexFrame, edge_angles, frames_in, hand_ink,
                                            outline_frames)
@@ -131,6 +131,10 @@ ON_HAND = 0.8  # ... and only where this much of its area lies on the hand (a ca
 # The outline scan (``_read_outline_scan``) names a card where the whole-corner classifier is this sure of it (its
 # rank's probability times its suit's).
 SCAN_NET_MIN = 0.9
+# ... and looks at a hand none of whose cards read only where its outline has a straight stretch this many card
+# widths long (a card's short side, whole): two cards neither of which read (seed 5187 at low resolution: 1.04),
+# not a glare spot joined to chips (0.89), whose outline gave 328 frames and doubled a still's time.
+SCAN_BARE_EDGE = 1.0
 DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 # (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
 # table in view, where a lower card's suit runs into the pip beside it and its frame is not the likeliest; 3: 1.)
@@ -1086,8 +1090,9 @@ class Reader:
 
     def _read_outline_scan(self, image: np.ndarray, hands: list[np.ndarray], reads: list[CardRead], card_w: float,
                            from_corners: set[int], unread: Sequence[np.ndarray] = ()) -> list[CardRead]:
-        """The last look at a hand only one of whose cards read (a hand is two cards or more; one none of whose
-        cards read is mostly something else: chips, backs' pattern), and at a card-shaped blob that read as no
+        """The last look at a hand one card or none of which read (a hand is two cards or more; one none of whose
+        cards read only where its outline has a straight stretch ``SCAN_BARE_EDGE`` card widths long: otherwise
+        it is mostly something else, glare joined to chips), and at a card-shaped blob that read as no
         card and holds none read (``unread``: a tight fan of two, one nearly on the other, taken for one card;
         the caller drops it where the scan names a card in it): the whole-corner classifier at every convex
         turn of its outline (``index_search.outline_frames``), away from the corners of cards read. A card is
@@ -1102,7 +1107,10 @@ class Reader:
         whole = [r.quad for r in named if id(r) not in from_corners]
         out: list[CardRead] = []
         for k, hand in enumerate(list(hands) + list(unread)):
-            if len(_held(hand, named, card_w)) != (1 if k < len(hands) else 0):
+            held = len(_held(hand, named, card_w))
+            if held > (1 if k < len(hands) else 0) or (
+                    held == 0 and k < len(hands)
+                    and _longest_edge(hand) < SCAN_BARE_EDGE * card_w):
                 continue
             frames = outline_frames(hand, card_w, corners)
             if not frames:
@@ -1435,6 +1443,12 @@ def _halves(quad: np.ndarray) -> list[np.ndarray]:
         a, b, c, d = b, c, d, a
     m1, m2 = (b + c) / 2, (a + d) / 2
     return [np.array([a, b, m1, m2], np.float32), np.array([m2, m1, c, d], np.float32)]
+
+
+def _longest_edge(outline: np.ndarray) -> float:
+    """``detect.longest_stretch`` of an outline held as n x 2 points."""
+    c = outline.reshape(-1, 1, 2).astype(np.float32)
+    return longest_stretch(c, cv2.arcLength(c, True))
 
 
 def _held(hand: np.ndarray, reads: list[CardRead], card_w: float) -> list[CardRead]:
