@@ -1107,11 +1107,12 @@ class Reader:
         whole = [r.quad for r in named if id(r) not in from_corners]
         out: list[CardRead] = []
         for k, hand in enumerate(list(hands) + list(unread)):
+            is_hand = k < len(hands)
             held = len(_held(hand, named, card_w))
-            if held > (1 if k < len(hands) else 0) or (
-                    held == 0 and k < len(hands)
-                    and _longest_edge(hand) < SCAN_BARE_EDGE * card_w):
+            if held > (1 if is_hand else 0):
                 continue
+            if is_hand and held == 0 and _longest_edge(hand) < SCAN_BARE_EDGE * card_w:
+                continue  # no card's straight edge: glare joined to chips
             frames = outline_frames(hand, card_w, corners)
             if not frames:
                 continue
