@@ -12,7 +12,7 @@ import pytest
 
 from companion.vision import glyphs as G
 from companion.vision import reader_glyph
-from companion.vision.detect import detect_cards, white_mask
+from companion.vision.detect import detect_cards, short_side, white_mask
 from companion.vision.enrol import hungarian
 from companion.vision.reader import GUESSED_MARGIN, CornerRead, Reader, _ink_fits
 from companion.vision.reader_glyph import PATCH_SIZE, corner_patch, glyph_features, locate_index
@@ -2964,6 +2964,50 @@ def test_the_outline_scan_looks_at_a_hand_none_of_whose_cards_read(reader: Reade
         assert _named_near(reads, next(c for c in sc.cards if c.code == code), cw), code
     monkeypatch.setattr(reader_mod, "SCAN_BARE_EDGE", 99.0)
     assert not {"7d", "7c"} & {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_card_size_from_a_row_run_into_glare_is_checked_by_the_whole_cards_its_edges_named(reader: Reader
+                                                                                          ) -> None:
+    """Seed 5223 (training deck, small cards from the lower-resolution camera): the community row runs into a glare
+    spot, the paper mask makes one "hand" of them, and its edge says a card is three times its size. The row's
+    cards are found by their edges and read whole, both corners agreeing; their size is the card size, and with
+    it both hands read (before: one card of four, and a read naming a card where none lies)."""
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5223, size=(2028, 1520), deck="saulspatz_gang4colour", card_height=0.085, jokers=False)
+    cw = _card_width(sc)
+    hints: list[float | None] = []
+    real = reader_mod.detect_cards
+
+    def spy(image: np.ndarray, *args: Any, **kwargs: Any) -> Any:
+        hints.append(kwargs.get("card_width_hint"))
+        return real(image, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader_mod, "detect_cards", spy)
+        reads = reader.read_still(sc.image)
+    assert any(h is not None and abs(h / cw - 1) < 0.1 for h in hints), hints
+    for code in ("9d", "5c", "8c", "6s"):
+        assert _named_near(reads, next(c for c in sc.cards if c.code == code), cw), code
+    there = {c.code for c in sc.cards if c.face_up}
+    assert all(r.code in there for r in reads if r.code is not None and not r.face_down)
+
+
+def test_lone_cards_taken_for_pairs_are_sized_again_by_a_card_their_pieces_make(reader: Reader) -> None:
+    """Seed 5186 (training deck, small cards from the lower-resolution camera): a lone community card and a tight
+    hand are taken for pairs side by side, and a hand's short stretches set the card size at 0.75 of a card. The
+    pieces cut at that size rejoin into a card that reads whole, both corners agreeing: the still is detected
+    again at that card's size, and the hand of a king of clubs over a five of diamonds reads (before: neither,
+    its pieces taken for backs)."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5186, size=(2028, 1520), deck="byronknoll_vector", card_height=0.085, jokers=False)
+    cw = _card_width(sc)
+    reads = reader.read_still(sc.image)
+    for code in ("8h", "Kc", "5d"):
+        assert _named_near(reads, next(c for c in sc.cards if c.code == code), cw), code
+    assert not any(r.face_down and abs(short_side(r.quad) / cw - 0.65) < 0.1 for r in reads)
 
 
 def test_the_outline_scan_passes_by_a_blob_with_no_card_edge(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -505,9 +505,17 @@ class Reader:
             # 1.43 times too big for everything else (corners, hands, backs). Looked at again with the halves'.
             return self.read_still(image, detect_cards(image, card_width_hint=float(np.median(
                 [s for _, halves in pairs for s in halves]))))
+        before_rejoin = {id(r) for r in out}
         out = self._rejoin(image, out)
+        rejoined = [short_side(r.quad) for r in out if id(r) not in before_rejoin and self._named(r)]
+        if detection is None and hint is None and det.size_from == "pairs" and rejoined:
+            # The lone "cards" were taken for pairs side by side, and the size from the hands' edges or a row
+            # (a hand's short stretches said a card is 0.7 of its size), but pieces of that size make a card
+            # that reads whole, both corners agreeing: the pairs were cards. Looked at again with its size.
+            return self.read_still(image, detect_cards(image, card_width_hint=float(np.median(rejoined))))
         truncated: list[tuple[np.ndarray, CardRead]] = []  # edge outlines read as a card partly covered
         edge_backs: list[np.ndarray] = []  # edge outlines that look like backs
+        edge_named: list[float] = []  # short sides of the edge outlines named (both corners agree): whole cards
         for quad in det.edge_quads:
             if any(_inside(quad.mean(axis=0), r.quad) for r in out):
                 continue
@@ -519,6 +527,7 @@ class Reader:
                 read = self._read_quad(image, (c + f * (quad - c)).astype(np.float32), both=True)
             if read.code is not None and not read.face_down:
                 out.append(read)
+                edge_named.append(short_side(read.quad))
             elif (cut := self._read_truncated(image, quad, det.card_width if det.size_from in SURE_SIZES
                                               else None)) is not None:
                 truncated.append((quad, cut))
@@ -616,8 +625,10 @@ class Reader:
                 _index_share(out, det.card_width) < INDEX_SMALL:
             # The hands' size went unchecked above, but the indices read are far smaller than any deck's beside a
             # card that size: a row of cards run into a glare spot made one "hand" whose edges said a card is over
-            # twice its size. Checked as above; where the size changes, the picture is read again with it.
-            resized = self._resized(image, det)
+            # twice its size. Checked as above (or by the whole cards named from edge outlines, where two or
+            # more were: the index pairs are looked for in the hands only, and such a row has none);
+            # where the size changes, the picture is read again with it.
+            resized = self._resized(image, det, edge_named if len(edge_named) >= 2 else None)
             if resized is not None:
                 return self.read_still(image, resized)
         return out
@@ -753,10 +764,11 @@ class Reader:
         r = self.read_glyphs(g, patch)
         return r is not None and _suit_denied([r], code)
 
-    def _resized(self, image: np.ndarray, det: Detection) -> Detection | None:
+    def _resized(self, image: np.ndarray, det: Detection, sizes: list[float] | None = None) -> Detection | None:
         """The picture detected again with the card size the cards found by their two indices give
-        (``_index_card_sizes``), where it differs from the detector's by over SIZE_AGREES; else None."""
-        sizes = self._index_card_sizes(image, det)
+        (``_index_card_sizes``; or ``sizes``, whole cards' short sides known already), where it differs from the
+        detector's by over SIZE_AGREES; else None."""
+        sizes = sizes or self._index_card_sizes(image, det)
         if sizes and not 1 / SIZE_AGREES < float(np.median(sizes)) / max(det.card_width, 1.0) < SIZE_AGREES:
             return detect_cards(image, card_width_hint=float(np.median(sizes)))
         return None
