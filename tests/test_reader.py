@@ -2994,6 +2994,37 @@ def test_a_card_size_from_a_row_run_into_glare_is_checked_by_the_whole_cards_its
     assert all(r.code in there for r in reads if r.code is not None and not r.face_down)
 
 
+def test_a_card_size_from_a_row_in_glare_is_checked_on_a_deck_with_big_indices(reader: Reader) -> None:
+    """Seed 5120 (the four-colour training deck, whose indices are some 0.39 of a card across; small cards from the
+    lower-resolution camera): the community row runs into a glare spot and its edge says a card is 2.15 times its
+    size. The indices read stand at 0.19 of that size, above a peek index's 0.18 but below any usual deck's, so
+    the size is checked by the cards found by their two indices in that "hand"; with it the whole row reads and
+    every face-down card is found (before: two of the row's three cards, and no back)."""
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5120, size=(2028, 1521), deck="saulspatz_gang4colour", card_height=0.085, jokers=False)
+    cw = _card_width(sc)
+    hints: list[float | None] = []
+    real = reader_mod.detect_cards
+
+    def spy(image: np.ndarray, *args: Any, **kwargs: Any) -> Any:
+        hints.append(kwargs.get("card_width_hint"))
+        return real(image, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader_mod, "detect_cards", spy)
+        reads = reader.read_still(sc.image)
+    assert any(h is not None and abs(h / cw - 1) < 0.1 for h in hints), hints
+    for c in sc.cards:
+        if c.face_up:
+            assert _named_near(reads, c, cw), c.code
+    backs = [r for r in reads if r.face_down]
+    assert len(backs) >= 3, len(backs)
+    there = {c.code for c in sc.cards if c.face_up}
+    assert all(r.code in there for r in reads if r.code is not None and not r.face_down)
+
+
 def test_lone_cards_taken_for_pairs_are_sized_again_by_a_card_their_pieces_make(reader: Reader) -> None:
     """Seed 5186 (training deck, small cards from the lower-resolution camera): a lone community card and a tight
     hand are taken for pairs side by side, and a hand's short stretches set the card size at 0.75 of a card. The

@@ -262,8 +262,9 @@ SIZE_CARDS = 3  # ...the size taken from at most this many such cards
 HANDS_TOO_BIG = 0.15
 # ...and also, once the still is read, where the indices read stand under INDEX_SMALL of the card size across in
 # the median (rank and suit together, _index_share): a usual deck's 0.25-0.36 on the tuning scenes, a "peek"
-# index about 0.18; a size from hands 2.7-2.9 times too big gave 0.12-0.13.
-INDEX_SMALL = 0.16
+# index about 0.18; a size from hands 2.7-2.9 times too big gave 0.12-0.13, and on the four-colour deck (whose
+# indices stand at some 0.39 of a card) 2.1 times too big gave 0.19. A peek deck's stills pay the search in vain.
+INDEX_SMALL = 0.2
 # A covered card's visible part, wider than tall (``Reader._read_truncated``): its long side this many card widths,
 # where the card size is sure.
 TRUNCATED_LONG = (0.8, 1.25)
