@@ -15,7 +15,7 @@ STRICT = ["companion/cards.py", "companion/evaluator.py", "companion/batch.py", 
           "companion/vision/table.py", "companion/vision/zones.py", "companion/vision/detect.py",
           "companion/vision/reader.py", "companion/vision/reader_glyph.py", "companion/vision/reader_model.py",
           "companion/vision/reader_layout.py", "companion/vision/enrol.py", "companion/vision/glyphs.py",
-          "companion/vision/index_search.py", "companion/vision/reader_corner.py",
+          "companion/vision/index_search.py", "companion/vision/reader_corner.py", "companion/vision/pips.py",
           "companion/cli/vision_cmd.py"]
 
 

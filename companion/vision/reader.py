@@ -33,6 +33,7 @@ from companion.vision.index_search import (SCAN_INDEX, IndexFrame, edge_angles, 
 from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
+from companion.vision.pips import PipCount, count_pips
 from companion.vision.reader_model import load_classifier
 from companion.vision.sources import as_bgr
 
@@ -265,6 +266,15 @@ HANDS_TOO_BIG = 0.15
 # index about 0.18; a size from hands 2.7-2.9 times too big gave 0.12-0.13, and on the four-colour deck (whose
 # indices stand at some 0.39 of a card) 2.1 times too big gave 0.19. A peek deck's stills pay the search in vain.
 INDEX_SMALL = 0.2
+# A lone whole card whose index did not read is named by its pips (``pips``) where its short side is within this
+# share of the card size (a pair of cards side by side, 1.4 times a card, can lay out four pips as a four does),
+# every pip's shape says one suit at PIP_SUIT on average (on the tuning scenes' community cards, the court cards
+# whose frame or picture passed for pips all stood under 0.35), and the read's confidence is that times PIP_TRUST.
+PIP_SIZE = 0.15
+PIP_SUIT = 0.6
+PIP_TRUST = 0.9
+PIP_RED = 35  # pips this much redder than green are a red suit's (the index reader's bar)
+PIP_MIDDLE = 0.06  # card heights off the middle line within which a pip's way up is not known
 # A covered card's visible part, wider than tall (``Reader._read_truncated``): its long side this many card widths,
 # where the card size is sure.
 TRUNCATED_LONG = (0.8, 1.25)
@@ -353,6 +363,8 @@ class Reader:
         self.hand_backs = True
         # Search a back candidate that a face-up card was read in for the cards under it, like a hand.
         self.faced_backs = True
+        # Name a lone whole card whose index did not read by its pips (``_read_pips``).
+        self.pip_reads = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -589,6 +601,10 @@ class Reader:
                 again = self._read_quad(image, r.quad, faint=True)
                 if again.code is None or again.face_down:
                     again = self._read_scaled(image, r) or again
+                if (again.code is None or again.face_down) and self.pip_reads and id(r) not in from_corners and \
+                        abs(short_side(r.quad) / max(det.card_width, 1.0) - 1) < PIP_SIZE:
+                    # Last, its pips (a soft or ghosted index; no card read in it, so no hand of two).
+                    again = self._read_pips(image, r) or again
                 if again.code is not None and not again.face_down:
                     out[k] = again
         before = {id(r) for r in out}
@@ -949,6 +965,38 @@ class Reader:
             return CardRead(BACK, 0.6, ordered, "none", True)
         return CardRead(code, conf, ordered, "tl" if reads else "none", False,
                         index_box=reads[0].box if reads else None, alternatives=alts)
+
+    def _read_pips(self, image: np.ndarray, read: CardRead) -> CardRead | None:
+        """A whole card whose index did not read (a soft or ghosted corner), named by its pips: as many as its rank
+        in a number card's layout (``pips.count_pips``), each of them read as the same suit by the suit
+        classifier (PIP_SUIT on average); else None."""
+        p = count_pips(image, read.quad)
+        if p is None:
+            return None
+        suit, belief = self._pip_suit(p)
+        if belief < PIP_SUIT or (p.redness >= PIP_RED) != (suit in "dh"):  # the ink's colour must fit the suit
+            return None
+        return CardRead(RANKS[p.count - 2] + suit, PIP_TRUST * belief, read.quad, "none", False)
+
+    def _pip_suit(self, p: PipCount) -> tuple[str, float]:
+        """The suit the pips' shapes say, and its mean probability over the pips: their whole ink's, or their
+        cores' where those say a suit more surely (a ghost image round each pip)."""
+        sk = self.suit_model.classes
+        best = ("", 0.0)
+        # (A pip on the card's middle line, a five's or a nine's, is left out where others are: which way up it is
+        # printed does not follow from where it lies.)
+        keep = [k for k, (_, y) in enumerate(p.centres) if abs(y - 0.5) > PIP_MIDDLE] or list(range(p.count))
+        for crops in [[p.crops[k] for k in keep]] + [[c[k] for k in keep] for c in p.cores]:
+            if not crops or any(c.max() <= 0 for c in crops):
+                continue
+            boxes = [glyph_box(c) for c in crops]
+            feats = np.stack([glyph_features(c, b) for c, b in zip(crops, boxes)])
+            probs = self.suit_model.predict_proba_from(feats, np.stack(boxes))
+            mean = {s: float(probs[:, sk.index(s)].mean()) for s in SUITS}
+            suit = max(mean, key=lambda s: mean[s])
+            if mean[suit] > best[1]:
+                best = (suit, mean[suit])
+        return best
 
     def _plain_reads(self, image: np.ndarray, q: np.ndarray) -> list[CornerRead]:
         """The glyph reads, at the usual ink threshold, of a whole card's index corners (outline ``q``)."""
