@@ -2968,17 +2968,10 @@ def test_the_outline_scan_looks_at_a_hand_none_of_whose_cards_read(reader: Reade
     assert not {"7d", "7c"} & {r.code for r in reader.read_still(sc.image)}
 
 
-def test_a_card_size_from_a_row_run_into_glare_is_checked_by_the_whole_cards_its_edges_named(reader: Reader
-                                                                                          ) -> None:
-    """Seed 5223 (training deck, small cards from the lower-resolution camera): the community row runs into a glare
-    spot, the paper mask makes one "hand" of them, and its edge says a card is three times its size. The row's
-    cards are found by their edges and read whole, both corners agreeing; their size is the card size, and with
-    it both hands read (before: one card of four, and a read naming a card where none lies)."""
+def _read_noting_hints(reader: Reader, image: np.ndarray) -> tuple[list[CardRead], list[float | None]]:
+    """The reader's reads of ``image``, and the card-size hint of each detection it ran on the way."""
     from companion.vision import reader as reader_mod
-    from companion.vision.synthetic import render_scene
 
-    sc = render_scene(5223, size=(2028, 1520), deck="saulspatz_gang4colour", card_height=0.085, jokers=False)
-    cw = _card_width(sc)
     hints: list[float | None] = []
     real = reader_mod.detect_cards
 
@@ -2988,7 +2981,21 @@ def test_a_card_size_from_a_row_run_into_glare_is_checked_by_the_whole_cards_its
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(reader_mod, "detect_cards", spy)
-        reads = reader.read_still(sc.image)
+        reads = reader.read_still(image)
+    return reads, hints
+
+
+def test_a_card_size_from_a_row_run_into_glare_is_checked_by_the_whole_cards_its_edges_named(reader: Reader
+                                                                                          ) -> None:
+    """Seed 5223 (training deck, small cards from the lower-resolution camera): the community row runs into a glare
+    spot, the paper mask makes one "hand" of them, and its edge says a card is three times its size. The row's
+    cards are found by their edges and read whole, both corners agreeing; their size is the card size, and with
+    it both hands read (before: one card of four, and a read naming a card where none lies)."""
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5223, size=(2028, 1520), deck="saulspatz_gang4colour", card_height=0.085, jokers=False)
+    cw = _card_width(sc)
+    reads, hints = _read_noting_hints(reader, sc.image)
     assert any(h is not None and abs(h / cw - 1) < 0.1 for h in hints), hints
     for code in ("9d", "5c", "8c", "6s"):
         assert _named_near(reads, next(c for c in sc.cards if c.code == code), cw), code
@@ -3002,21 +3009,11 @@ def test_a_card_size_from_a_row_in_glare_is_checked_on_a_deck_with_big_indices(r
     size. The indices read stand at 0.19 of that size, above a peek index's 0.18 but below any usual deck's, so
     the size is checked by the cards found by their two indices in that "hand"; with it the whole row reads and
     every face-down card is found (before: two of the row's three cards, and no back)."""
-    from companion.vision import reader as reader_mod
     from companion.vision.synthetic import render_scene
 
     sc = render_scene(5120, size=(2028, 1521), deck="saulspatz_gang4colour", card_height=0.085, jokers=False)
     cw = _card_width(sc)
-    hints: list[float | None] = []
-    real = reader_mod.detect_cards
-
-    def spy(image: np.ndarray, *args: Any, **kwargs: Any) -> Any:
-        hints.append(kwargs.get("card_width_hint"))
-        return real(image, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(reader_mod, "detect_cards", spy)
-        reads = reader.read_still(sc.image)
+    reads, hints = _read_noting_hints(reader, sc.image)
     assert any(h is not None and abs(h / cw - 1) < 0.1 for h in hints), hints
     for c in sc.cards:
         if c.face_up:
