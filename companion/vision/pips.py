@@ -81,13 +81,17 @@ def count_pips(image: np.ndarray, quad: np.ndarray) -> PipCount | None:
     level, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if level < MIN_CONTRAST / 2:
         return None
-    base: np.ndarray | None = None
-    for f in LEVELS:  # pips a blur or a ghost image runs together part further into their ink
+
+    def above(times: float, opened: bool = True) -> np.ndarray:
+        """The card's ink over ``times`` Otsu's level (inside the border), hairlines (a frame round the pips)
+        opened off it."""
         ink = np.zeros_like(grey)
-        ink[by:h - by, bx:w - bx] = (inner > f * max(level, MIN_CONTRAST / 2)).astype(np.uint8)
-        ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, OPEN)  # hairlines (a frame round the pips) off the pips
-        if base is None:
-            base = ink
+        ink[by:h - by, bx:w - bx] = (inner > times * level).astype(np.uint8)
+        return cv2.morphologyEx(ink, cv2.MORPH_OPEN, OPEN) if opened else ink
+
+    base = above(LEVELS[0])
+    for f in LEVELS:  # pips a blur or a ghost image runs together part further into their ink
+        ink = base if f == LEVELS[0] else above(f)
         found = _pips(ink)
         if found is not None or (f == LEVELS[0] and _picture(ink)):  # a picture's dark parts are no pips
             break
@@ -95,7 +99,7 @@ def count_pips(image: np.ndarray, quad: np.ndarray) -> PipCount | None:
         return None
     labels, stats, pips, xy = found
     mask = np.isin(labels, pips).astype(np.uint8)
-    if base is not None and ink is not base:
+    if ink is not base:
         # Parted further into the ink, each blob at the first threshold is pips a ghost or blur joined (about
         # their area), not one big pip whose glare spot or pale middle parts it (several times theirs).
         n, blabels, bstats, _ = cv2.connectedComponentsWithStats(base, connectivity=8)
@@ -104,10 +108,7 @@ def count_pips(image: np.ndarray, quad: np.ndarray) -> PipCount | None:
             return None
     # Pale pips (a glare spot across the card, faded print) left out at that threshold: any blob of a pip's size
     # at a lower one that none of the pips lies in.
-    faint = np.zeros_like(grey)
-    faint[by:h - by, bx:w - bx] = (inner > FAINT_LEVEL * max(level, MIN_CONTRAST / 2)).astype(np.uint8)
-    faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, OPEN)
-    _, flabels, fstats, fcents = cv2.connectedComponentsWithStats(faint, connectivity=8)
+    _, flabels, fstats, fcents = cv2.connectedComponentsWithStats(above(FAINT_LEVEL), connectivity=8)
     smallest = float(stats[pips, cv2.CC_STAT_AREA].min())
     held = set(np.unique(flabels[mask > 0]).tolist())
     if any(k not in held and fstats[k, cv2.CC_STAT_AREA] >= PIP_SHARE * smallest for k in _blobs(fstats, fcents)):
@@ -117,9 +118,7 @@ def count_pips(image: np.ndarray, quad: np.ndarray) -> PipCount | None:
     # threshold that parted the pips makes its shape unlike any suit's; its core is).
     _, g, r, _ = cv2.mean(card, mask=mask)
     strength = ink_map(card)[0]
-    deeper = [np.zeros_like(grey) for _ in CORES]
-    for d, c in zip(deeper, CORES):
-        d[by:h - by, bx:w - bx] = (inner > c * f * max(level, MIN_CONTRAST / 2)).astype(np.uint8)
+    deeper = [above(c * f, opened=False) for c in CORES]
     crops: list[np.ndarray] = []
     cores: list[list[np.ndarray]] = [[] for _ in CORES]
     for k, (_, y) in zip(pips, xy):
@@ -144,9 +143,15 @@ def _blobs(stats: np.ndarray, cents: np.ndarray) -> list[int]:
     blobs = [k for k in range(1, len(stats)) if stats[k, cv2.CC_STAT_AREA] >= MIN_BLOB * w * h
              and lo <= cents[k, 0] <= hi and not _line(stats[k], w)]
     at = np.array([(cents[k, 0] / w, cents[k, 1] / h) for k in blobs]).reshape(-1, 2)
-    return [k for k, (x, y) in zip(blobs, at) if not (
-        abs(x - 0.5) > CORNER_X and abs(y - 0.5) > CORNER_Y and
-        np.hypot((1 - x) - at[:, 0], (y - at[:, 1]) * h / w).min() > MIRROR)]
+    return [k for k, (x, y) in zip(blobs, at)
+            if not (abs(x - 0.5) > CORNER_X and abs(y - 0.5) > CORNER_Y and _mirror_gap(x, y, at) > MIRROR)]
+
+
+def _mirror_gap(x: float, y: float, others: np.ndarray) -> float:
+    """How far (card widths) the mirror image of the point ``x, y`` (card widths and heights) across the card's
+    long axis lies from the nearest of ``others``."""
+    w, h = CARD_PX
+    return float(np.hypot((1 - x) - others[:, 0], (y - others[:, 1]) * h / w).min())
 
 
 def _line(stat: np.ndarray, w: int) -> bool:
@@ -181,9 +186,8 @@ def _pips(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], np.ndarra
         return None
     xy = np.array([(cents[k, 0] / w, cents[k, 1] / h) for k in pips])
     on_axis = np.abs(xy[:, 0] - 0.5) <= MIRROR
-    for x, y in xy[~on_axis]:  # each pip on the axis or mirrored by another across it
-        if np.hypot((1 - x) - xy[:, 0], (y - xy[:, 1]) * h / w).min() > MIRROR:
-            return None
+    if any(_mirror_gap(x, y, xy) > MIRROR for x, y in xy[~on_axis]):  # each pip on the axis or mirrored
+        return None
     if (int((~on_axis).sum()), int(on_axis.sum())) not in LAYOUTS[len(pips)] or \
             np.ptp(xy[:, 1]) < MIN_SPAN:
         return None

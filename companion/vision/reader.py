@@ -30,10 +30,10 @@ from companion.vision.detect import (CARD_ASPECT, HAND_ASPECT, CornerCandidate, 
 from companion.vision.index_pairs import index_cards
 from companion.vision.index_search import (SCAN_INDEX, IndexFrame, edge_angles, frames_in, hand_ink,
                                            outline_frames)
+from companion.vision.pips import PipCount, count_pips
 from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
-from companion.vision.pips import PipCount, count_pips
 from companion.vision.reader_model import load_classifier
 from companion.vision.sources import as_bgr
 
