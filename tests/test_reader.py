@@ -3087,3 +3087,15 @@ def test_outline_frames_stand_at_convex_turns_with_the_index_inside() -> None:
         assert np.linalg.norm(o - (100, 40)) > 5
         assert not (abs(o[0]) < 1 and 20 < o[1] < 120)
     assert not [f for f in outline_frames(outline, cw, np.array([[0.0, 0.0]])) if np.linalg.norm(f[0]) < 3]
+
+
+def test_the_outline_scan_looks_at_a_hand_of_two_cards_read_where_paper_no_read_covers_shows_a_corner() -> None:
+    """Seed 5107 (training deck, a stacked row): the 10h lies on the Qs in a stacked slot, both whole but for the
+    10h's top corners on the queen's paper, and the row runs into one blob with its neighbours. Two cards of it
+    read, so the outline scan passed it by; it now also looks at such a hand, at the outline's corners whose index
+    lies on paper no card read covers, and the 10h's lower corner there names it."""
+    reader = Reader()
+    sc = _stacked_row(5107, "byronknoll_vector")
+    assert "Th" in {r.code for r in reader.read_still(sc.image)}
+    reader.scan_crowded = False
+    assert "Th" not in {r.code for r in reader.read_still(sc.image)}
