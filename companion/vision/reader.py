@@ -373,6 +373,8 @@ class Reader:
         # Outline-scan a hand two cards or more of which read too, at the corners whose index no card read covers
         # (``_read_outline_scan``).
         self.scan_crowded = True
+        # Read the outline scan's half-believed frames again about themselves (``_refined``, its sure way only).
+        self.scan_refine = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -731,7 +733,7 @@ class Reader:
         return _without_tight_fans(reads, new) + new if new else reads
 
     def _refined(self, image: np.ndarray, looked: list[tuple[_Unnamed, tuple[str | None, float]]], have: set[str],
-                 under: AbstractSet[int] = frozenset()) -> dict[str, CardRead]:
+                 under: AbstractSet[int] = frozenset(), pooled: bool = True) -> dict[str, CardRead]:
         """Cards the corner classifier half believes at a frame ``looked`` at (``REFINE_LOOK`` or more, under
         ``NET_ALONE_MIN``; not in ``have``), read again about that frame, shifted and turned a little: a low-
         resolution outline's corner, or an index search's guess, lies a few hundredths of a card off the card's,
@@ -739,8 +741,8 @@ class Reader:
         says the card at ``NET_ALONE_MIN`` or more and ``REFINE_AGREE`` of them say it at all, or where all of them
         but ``REFINE_ABSTAIN`` say it, none another card, their confidences' geometric mean at
         ``REFINE_POOLED_MIN`` or more (``REFINE_POOLED_UNDER`` about a frame in ``under``, ids of frames inside a
-        card named from a guessed corner: that card's own pips and lines are there); the ``REFINE_PLACES``
-        likeliest cards, one batch."""
+        card named from a guessed corner: that card's own pips and lines are there; not where ``pooled`` is
+        False); the ``REFINE_PLACES`` likeliest cards, one batch."""
         assert self.corner_net is not None
         near: dict[str, tuple[float, _Unnamed]] = {}
         for f, (code, conf) in looked:
@@ -766,7 +768,8 @@ class Reader:
                 continue
             conf, f = max(votes, key=lambda v: v[0])
             if conf < NET_ALONE_MIN:
-                if len(mine) - len(votes) > REFINE_ABSTAIN or any(c not in (None, code) for c, _, _ in mine):
+                if not pooled or len(mine) - len(votes) > REFINE_ABSTAIN or any(
+                        c not in (None, code) for c, _, _ in mine):
                     continue
                 # Never sure, but said in all the frames about it (one may abstain), no other card said there.
                 conf = _geometric_mean([v for v, _ in votes])
@@ -1170,7 +1173,10 @@ class Reader:
         named at ``SCAN_NET_MIN`` or more, where the card drawn from that corner lies ``ON_HAND`` on the hand and
         no card read already has its name, nor a card read whole (not from a corner: ``from_corners``, ids) holds
         its index (a lone card's corners are its own: a blurred six the glyphs named Qc read 6c there); the surest
-        frame of each card is kept."""
+        frame of each card is kept. A card said at ``REFINE_LOOK`` to ``SCAN_NET_MIN`` where it could lie so
+        (``scan_refine``) is read again about that frame (``_refined``): named where one frame there says it
+        surely and ``REFINE_AGREE`` say it (the scan's frame a few hundredths of a card off a small card's corner;
+        tuning scenes +8, none wrong)."""
         assert self.corner_net is not None
         named = [r for r in reads if self._named(r)]
         have = {r.code for r in named}
@@ -1200,14 +1206,23 @@ class Reader:
                 continue
             said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya in frames]))
             best: dict[str, CardRead] = {}
+            looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []  # half believed, for _refined
             for (o, xa, ya), (code, conf) in zip(frames, said):
-                if code is None or conf < SCAN_NET_MIN or code in have or (code in best and
-                                                                             best[code].confidence >= conf):
+                low = conf < SCAN_NET_MIN
+                if code is None or code in have or (code in best and best[code].confidence >= conf) or (
+                        low and not (self.scan_refine and conf >= REFINE_LOOK)):
                     continue
                 quad = np.array([o, o + xa, o + xa + CARD_ASPECT * ya, o + CARD_ASPECT * ya], np.float32)
                 index = o + SCAN_INDEX[0] * xa + SCAN_INDEX[1] * ya
                 if _share_on(quad, hand, card_w) >= ON_HAND and not any(_inside(index, q) for q in whole):
-                    best[code] = CardRead(code, conf, quad, "tl", False)
+                    if low:
+                        looked.append((_Unnamed(o, xa, ya, quad, False), (code, conf)))
+                    else:
+                        best[code] = CardRead(code, conf, quad, "tl", False)
+            if looked:
+                for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
+                                             pooled=False).items():
+                    best[code] = r
             out += best.values()
             have |= set(best)
         return out
