@@ -1911,6 +1911,7 @@ def test_a_pocket_corner_whose_glyphs_come_apart_is_read_whole_at_the_end(reader
     never = Reader()
     never._read_unnamed = lambda image, reads, card_w, guessed=frozenset(): reads  # type: ignore[method-assign]
     never.scan_outlines = False  # (the outline scan, after, reads some of them too)
+    never.slid_agree = False  # (and so do the slid frames' two opinions)
     assert not _named_near(never.read_still(sc.image), card, _card_width(sc))
 
 
@@ -2611,7 +2612,8 @@ def test_an_index_inside_the_outline_of_a_card_named_from_its_corner_is_read(rea
     # Cards about 85 px wide in two-card hands: the lower card is named from its corner, and the outline
     # extrapolated from there runs under the upper card, whose own index lies inside it. That index was taken for
     # the lower card's pips and never read; the corner classifier names it there (UNDER_FRAMES). (The outline
-    # scan's second look about a frame it half believes names it too: off for the check without UNDER_FRAMES.)
+    # scan's second look about a frame it half believes, and a slid frame's, name it too: off for the check
+    # without UNDER_FRAMES.)
     from companion.vision import reader as reader_mod
     from companion.vision.synthetic import render_scene
 
@@ -2621,6 +2623,7 @@ def test_an_index_inside_the_outline_of_a_card_named_from_its_corner_is_read(rea
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(reader_mod, "UNDER_FRAMES", 0)
     monkeypatch.setattr(reader, "scan_refine", False)
+    monkeypatch.setattr(reader, "slid_agree", False)  # (so does a slid frame's second look)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -3118,3 +3121,16 @@ def test_the_outline_scan_reads_again_about_a_corner_the_classifier_half_believe
     assert "2c" in {r.code for r in reader.read_still(sc.image)}
     reader.scan_refine = False
     assert "2c" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_slid_frame_is_named_where_its_glyphs_and_the_corner_classifier_agree() -> None:
+    """Seed 5209 (the four-colour training deck on a white cloth): the Qh of a fan shows its index where a frame
+    slid beside the card named next to it looks. Its glyphs say Qh at 0.72, under the far frames' margin (0.75),
+    and the corner classifier says Qh at 0.93 there: two opinions that agree name it (``slid_agree``)."""
+    from companion.vision.synthetic import render_scene
+
+    reader = Reader()
+    sc = render_scene(5209, size=(2028, 1520), deck="saulspatz_gang4colour", mat="white_cloth", jokers=False)
+    assert "Qh" in {r.code for r in reader.read_still(sc.image)}
+    reader.slid_agree = False
+    assert "Qh" not in {r.code for r in reader.read_still(sc.image)}

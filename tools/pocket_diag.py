@@ -65,6 +65,7 @@ def main(argv=None) -> int:
                     help="a full row of five with this many slots stacked (the Jokers variant: the stk kind of tune_ab)")
     ap.add_argument("--zone", choices=("pocket", "community", "all"), default="pocket",
                     help="which cards to diagnose (community cards in stacked slots lie in hands too)")
+    ap.add_argument("--mat", default=None, help="the table's cloth (e.g. white_cloth: the wc kind of tune_ab)")
     ap.add_argument("--card-height", type=float, default=None,
                     help="card height as a fraction of the picture height (default: the seed's, 0.11-0.155)")
     args = ap.parse_args(argv)
@@ -76,6 +77,8 @@ def main(argv=None) -> int:
     t_read = []
     for seed in range(a, b + 1):
         extra = {"n_community": 5, "stacked": args.stacked} if args.stacked else {"jokers": False}
+        if args.mat:
+            extra["mat"] = args.mat
         sc = render_scene(seed, size=(args.width, args.width * 1520 // 2028), deck=args.deck,
                           card_height=args.card_height, **extra)
         t = time.perf_counter()
