@@ -3134,3 +3134,19 @@ def test_a_slid_frame_is_named_where_its_glyphs_and_the_corner_classifier_agree(
     assert "Qh" in {r.code for r in reader.read_still(sc.image)}
     reader.slid_agree = False
     assert "Qh" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_an_edge_hand_a_card_named_whole_leaves_partly_uncovered_is_searched_for_lone_indices(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5059 (training deck, white cloth): a hand's top card, the 6s, is named whole from its edge outline, and
+    the region the edges enclose round the hand has its middle on that card; the 2d under it shows its index
+    beside it. The region is searched for lone indices where the cards read leave LOOSE_UNCOVERED of a card of it
+    uncovered, and the 2d is named; without that, it is not."""
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    reader = Reader()
+    sc = render_scene(5059, size=(2028, 1520), deck="byronknoll_vector", mat="white_cloth", jokers=False)
+    assert "2d" in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, "LOOSE_UNCOVERED", 99.0)
+    assert "2d" not in {r.code for r in reader.read_still(sc.image)}

@@ -260,6 +260,9 @@ LOOSE_CARDS = 0.25  # paper no read explains, at least this much of a card's are
 # taken at a card size three times too small was 480, and cost 1.5 s).
 LOOSE_MOST = 40
 LOOSE_MIN = 0.85  # ...and an index there named at this confidence at least (labels, print: no hand's edges vouch)
+# An edge hand whose middle a card read whole covers is searched so too where the cards read leave this much of a
+# card's area of it uncovered (as a hand's deep pass, UNCOVERED; tune_ab: white cloth pocket +4, none wrong).
+LOOSE_UNCOVERED = 0.15
 LOOSE_FRAMES = 4  # ...reading at most this many frames in each region (and in each pass)
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
 # Card sizes (Detection.size_from) taken as they are; the others (a hand's edges, a close-up, outlines from edges)
@@ -868,9 +871,7 @@ class Reader:
         # And the regions edges enclose that no card read or hand takes in (a hand on a table as light as its
         # cards). A hand of backs in a glare spot is as pale as paper, and its pattern makes countless frames:
         # at most LOOSE_FRAMES are read in each region.
-        taken = [r.quad for r in named] + [o.reshape(-1, 2) for o in det.hands]
-        loose = _loose_paper(det, [r.quad for r in whole]) + [
-            h for h in det.edge_hands if not any(_inside(h.mean(axis=0), q) for q in taken)]
+        loose = _loose_paper(det, [r.quad for r in whole]) + _loose_edge_hands(det, named, det.hands)
         if not loose:
             return reads
         corners = [r for r in reads if r.code is not None and id(r) in from_corners]
@@ -1662,6 +1663,16 @@ def _paper_left(det: Detection, outlines: list[np.ndarray], opening: int) -> np.
         cv2.fillPoly(left, [np.round((c + 1.08 * (q - c)) / det.scale).astype(np.int32)], 0)
     out: np.ndarray = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((opening, opening), np.uint8))
     return out
+
+
+def _loose_edge_hands(det: Detection, named: list[CardRead], hands: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The regions edges enclose (``Detection.edge_hands``) whose middle lies in none of ``hands`` nor in a card
+    ``named`` (read whole), or that those cards leave ``LOOSE_UNCOVERED`` of a card's area uncovered (on a white
+    cloth, the top card of a hand named whole from its edge outline, the lower card's index showing beside it)."""
+    quads = [r.quad for r in named]
+    return [h for h in det.edge_hands if not any(_inside(h.mean(axis=0), o.reshape(-1, 2)) for o in hands) and (
+        not any(_inside(h.mean(axis=0), q) for q in quads) or
+        _uncovered(h, quads, det.card_width) >= LOOSE_UNCOVERED)]
 
 
 def _loose_paper(det: Detection, named: list[np.ndarray]) -> list[np.ndarray]:
