@@ -1219,7 +1219,7 @@ class Reader:
                 if code is None or code in have or (code in best and best[code].confidence >= conf) or (
                         low and not (self.scan_refine and conf >= REFINE_LOOK)):
                     continue
-                quad = np.array([o, o + xa, o + xa + CARD_ASPECT * ya, o + CARD_ASPECT * ya], np.float32)
+                quad = _card_at(o, xa, ya)
                 index = o + SCAN_INDEX[0] * xa + SCAN_INDEX[1] * ya
                 if _share_on(quad, hand, card_w) >= ON_HAND and not any(_inside(index, q) for q in whole):
                     if low:
@@ -1374,9 +1374,9 @@ class Reader:
                 read, _ = self._read_retried(image, at, xa, ya, OUTSET)
                 # Named at the far frames' margin; or a little under it where the classifier is nearly sure of
                 # the same card (two opinions that agree).
-                sure = read is not None and (read.confidence >= need or (
-                    self.slid_agree and net_conf >= SLID_AGREE_NET and read.confidence >= self.threshold))
-                if read is not None and read.code is not None and read.code not in codes and sure and (
+                if read is not None and read.code is not None and read.code not in codes and (
+                        read.confidence >= need or (self.slid_agree and net_conf >= SLID_AGREE_NET
+                                                    and read.confidence >= self.threshold)) and (
                         not SLID_SECOND or read.code == net_code):
                     out.append(read)
                     codes.add(read.code)
@@ -1385,8 +1385,7 @@ class Reader:
                     done.add((id(r), k))
                 elif self.slid_agree and net_code is not None and REFINE_LOOK <= net_conf < NET_ALONE_MIN:
                     o = at - OUTSET * (xa + ya)
-                    quad = np.array([o, o + xa, o + xa + CARD_ASPECT * ya, o + CARD_ASPECT * ya], np.float32)
-                    looked.append((_Unnamed(o, xa, ya, quad, False), (net_code, net_conf)))
+                    looked.append((_Unnamed(o, xa, ya, _card_at(o, xa, ya), False), (net_code, net_conf)))
             if looked:
                 # The frames the classifier half believes, read again about themselves (its sure way only).
                 for code, read in self._refined(image, looked, {c for c in codes if c is not None},
@@ -1401,8 +1400,7 @@ class Reader:
         enrolled deck seconds it). The card is extrapolated from the corner at ``card_at`` along the axes. Also
         whether a frame a little further left might read there (``_corner``)."""
         r, located = self._corner(image, origin, x_axis, y_axis, outset, guessed=True)
-        o, xa, ya = card_at, x_axis, y_axis * CARD_ASPECT
-        quad = np.array([o, o + xa, o + xa + ya, o + ya], np.float32)
+        quad = _card_at(card_at, x_axis, y_axis)
         at = origin - outset * (x_axis + y_axis)
         if r is None:
             # (Kept even where nothing was located: a jack's single thin stroke pales into the paper.)
@@ -1663,6 +1661,13 @@ def _paper_left(det: Detection, outlines: list[np.ndarray], opening: int) -> np.
         cv2.fillPoly(left, [np.round((c + 1.08 * (q - c)) / det.scale).astype(np.int32)], 0)
     out: np.ndarray = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((opening, opening), np.uint8))
     return out
+
+
+def _card_at(origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray) -> np.ndarray:
+    """The card outline (4 x 2, float32, clockwise from ``origin``) a corner frame stands for: ``x_axis`` and
+    ``y_axis`` one card width long, the card ``CARD_ASPECT`` widths along y."""
+    return np.array([origin, origin + x_axis, origin + x_axis + CARD_ASPECT * y_axis, origin + CARD_ASPECT * y_axis],
+                    np.float32)
 
 
 def _loose_edge_hands(det: Detection, named: list[CardRead], hands: Sequence[np.ndarray]) -> list[np.ndarray]:
