@@ -3150,3 +3150,18 @@ def test_an_edge_hand_a_card_named_whole_leaves_partly_uncovered_is_searched_for
     assert "2d" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "LOOSE_UNCOVERED", 99.0)
     assert "2d" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_hand_first_named_by_the_outline_scan_gets_the_deep_index_search_after_it() -> None:
+    """Seed 5132 (training deck, small cards from the lower-resolution camera): a hand of two, the Qh on the Th.
+    No index of it read until the outline scan named the queen, so the deep index search (which passes by a hand
+    no card was read in: face-down cards' pattern breaks into countless glyph-sized pieces) had not looked at it.
+    Once the scan shows the hand face up, the deep pass runs there too (``late_deep``) and names the Th, whose
+    index beside the queen's edge ran into it."""
+    from companion.vision.synthetic import render_scene
+
+    reader = Reader()
+    sc = render_scene(5132, size=(2028, 1521), deck="byronknoll_vector", card_height=0.085, jokers=False)
+    assert "Th" in {r.code for r in reader.read_still(sc.image)}
+    reader.late_deep = False
+    assert "Th" not in {r.code for r in reader.read_still(sc.image)}

@@ -384,6 +384,8 @@ class Reader:
         self.scan_crowded = True
         # Read the outline scan's half-believed frames again about themselves (``_refined``, its sure way only).
         self.scan_refine = True
+        # After the scan, the deep index search in a hand no card was read in before it and that still lacks one.
+        self.late_deep = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -590,8 +592,9 @@ class Reader:
             # (the mask's part of it, the hand, holds the top card only); the cards under it are searched too.
             unread += [q for q in det.backs if any(
                 self._named(r) and _inside(r.centre, q) for r in out + corner_reads)]
+        bare: list[np.ndarray] = []  # hands no card was read in by the index search (no deep pass there)
         if self.search_indices and (hands or unread):
-            corner_reads += self._read_indices(image, hands + unread, det.card_width, out, corner_reads)
+            corner_reads += self._read_indices(image, hands + unread, det.card_width, out, corner_reads, bare=bare)
         if self.search_indices and hands:
             corner_reads += self._read_slid(image, hands, out, corner_reads, det.card_width)
         if far:  # (after the slid frames: a card read there explains the outline corners far frames would try)
@@ -636,6 +639,23 @@ class Reader:
         if self.scan_outlines and self.corner_net is not None:
             scanned = self._read_outline_scan(image, hands, out, det.card_width, from_corners, unread)
             out = _without_tight_fans(out, scanned) + scanned
+            from_corners |= {id(r) for r in scanned}
+        if self.late_deep and bare:
+            # A hand no card was read in by the index search, some of whose cards were named since (from a
+            # corner frame, by the outline scan): it is face up, and may still hold a card, whose index the deep
+            # pass finds (the middle card of three, its index on the card beneath's paper).
+            named_now = [r for r in out if self._named(r)]
+            late = [h for h in bare if _held(h, named_now, det.card_width)
+                    and _lacks_a_card(h, named_now, det.card_width)]
+            if late:
+                have = {r.code for r in named_now}
+                found = self._read_indices(image, late, det.card_width,
+                                           [r for r in out if id(r) not in from_corners],
+                                           [r for r in out if id(r) in from_corners], deep_only=True)
+                for r in found:
+                    if r.code not in have:
+                        out.append(r)
+                        have.add(r.code)
         if self.deck is not None and self.deck.jokers:
             # A whole card no index names (or whose art passed for a back) may be one of the enrolled deck's
             # jokers, told by how its corners look (``EnrolledDeck.joker_in``).
@@ -1251,11 +1271,14 @@ class Reader:
         return None, located
 
     def _read_indices(self, image: np.ndarray, hands: list[np.ndarray], card_w: float, whole_reads: list[CardRead],
-                      corner_reads: list[CardRead], most: int | None = None) -> list[CardRead]:
+                      corner_reads: list[CardRead], most: int | None = None, bare: list[np.ndarray] | None = None,
+                      deep_only: bool = False) -> list[CardRead]:
         """Cards of the hands read from rank-over-suit glyph pairs that no read so far explains: not inside a
         card read whole (its pips), not at an index already read. Then, in a hand that may still hold an unread
         card, the deep pass (``frames_in(deep=True)``): a few frames of glyphs broken off other ink, up to one
-        card. ``most``: at most so many frames read in each pass over a hand."""
+        card. ``most``: at most so many frames read in each pass over a hand. ``bare``: the hands no card was read
+        in by then (no deep pass) are added to it; ``deep_only``: the deep pass alone (a bare hand some of whose
+        cards were named later)."""
         whole = [r.quad for r in whole_reads if r.code is not None and not r.face_down]
         boxes = [r.index_box.mean(axis=0) for r in whole_reads + corner_reads
                  if r.code is not None and r.index_box is not None]
@@ -1299,7 +1322,7 @@ class Reader:
                         break
 
         inks = [hand_ink(image, hand, card_w) for hand in hands]
-        for ink in inks:
+        for ink in ([] if deep_only else inks):
             if ink is not None:
                 plain = frames_in(ink, card_w)
                 read_frames(plain)
@@ -1311,6 +1334,8 @@ class Reader:
         # breaks into countless glyph-sized pieces.
         named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
         for hand, ink in zip(hands, inks):
+            if ink is not None and bare is not None and not _held(hand, named, card_w):
+                bare.append(hand)
             if ink is None or not _held(hand, named, card_w) or not _lacks_a_card(hand, named, card_w):
                 continue
             before = len(out)
