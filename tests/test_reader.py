@@ -3165,3 +3165,17 @@ def test_a_hand_first_named_by_the_outline_scan_gets_the_deep_index_search_after
     assert "Th" in {r.code for r in reader.read_still(sc.image)}
     reader.late_deep = False
     assert "Th" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_close_up_cards_lone_index_is_searched_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dev photo IMG_2546: an ace of hearts half under a coat on a stone floor. The paper mask runs the card into
+    the stone, so the card size comes from the close-up estimate; the region the card's edges enclose is searched
+    for lone indices at that size too (``LOOSE_SIZES``), and its top index names the ace. With only the sizes
+    the detector is surer of, nothing is read there."""
+    from companion.vision import reader as reader_mod
+
+    img = real_photo("train_IMG_2546.JPG")
+    reader = Reader()
+    assert "Ah" in {r.code for r in reader.read_still(img)}
+    monkeypatch.setattr(reader_mod, "LOOSE_SIZES", reader_mod.SIZED)
+    assert not any(r.code and not r.face_down for r in reader.read_still(img))

@@ -269,6 +269,9 @@ INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer sid
 # are checked against the cards found by their two indices, and replaced where those differ by over SIZE_AGREES.
 SURE_SIZES = ("hint", "singles", "pairs", "rows")
 SIZED = SURE_SIZES + ("hands",)  # card sizes sure enough to search only the paper round what no read explains
+# ...and to search for lone indices (``_read_loose``), which a close-up card's size is too (one or two cards near
+# the camera, one under a coat: its lone index read; dev photos +1, none wrong)
+LOOSE_SIZES = SIZED + ("close-up",)
 SIZE_AGREES = 1.3
 SIZE_CARDS = 3  # ...the size taken from at most this many such cards
 HANDS_TOO_BIG = 0.15
@@ -884,7 +887,7 @@ class Reader:
         searched like hands (``_read_indices``), named at ``LOOSE_MIN`` or more. ``from_corners``: ids of the
         reads named from a corner, whose outlines are extrapolated (a card the picture's top cuts, read from its
         index, reaches over its neighbour's)."""
-        if det.size_from not in SIZED:
+        if det.size_from not in LOOSE_SIZES:
             return reads
         whole = [r for r in reads if r.code is not None and id(r) not in from_corners]
         named = [r for r in whole if not r.face_down]
