@@ -3179,3 +3179,18 @@ def test_a_close_up_cards_lone_index_is_searched_for(monkeypatch: pytest.MonkeyP
     assert "Ah" in {r.code for r in reader.read_still(img)}
     monkeypatch.setattr(reader_mod, "LOOSE_SIZES", reader_mod.SIZED)
     assert not any(r.code and not r.face_down for r in reader.read_still(img))
+
+
+def test_thin_edge_lines_in_glare_outline_cards_on_a_white_cloth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5066 (training deck, white cloth): two aces of the community row lie in the lamp's glare, paper and
+    cloth both near white; each card's edge is a line a pixel wide some 15 levels darker, which the blur before
+    Canny wipes out. Taken as edges too (``detect._glare_lines``), they close the cards' outlines and both aces
+    are read; without them, neither is."""
+    from companion.vision import detect
+    from companion.vision.synthetic import render_scene
+
+    reader = Reader()
+    sc = render_scene(5066, size=(2028, 1520), deck="byronknoll_vector", mat="white_cloth", jokers=False)
+    assert {"Ac", "Ah"} <= {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(detect, "GLARE_LINES", False)
+    assert not {"Ac", "Ah"} & {r.code for r in reader.read_still(sc.image)}

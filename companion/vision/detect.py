@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     # A straight stretch of outline: (start, end, point on its line, unit direction, inward normal).
     Stretch = tuple[int, int, np.ndarray, np.ndarray, np.ndarray]
 
+# On a light cloth, thin dark lines in glare are edges too (``_glare_lines``): a pixel this much darker (0..255)
+# than the 3x3 closing of the grey picture, where that is EDGE_LINE_GLARE light at least.
+GLARE_LINES = True
+EDGE_LINE_DARK, EDGE_LINE_GLARE = 10, 235
 CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
@@ -521,6 +525,8 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         # Not a deck laid out on a dark mat for enrolment (nearly all cards: edges everywhere; the mat round it).
         if cv2.countNonZero(edges) < LIGHT_EDGES * edges.size or _rim_lightness(lab) > LIGHT_L:
             det.light = True  # what edges enclose, and the paper short of the cloth itself
+            if GLARE_LINES:
+                edges = cv2.bitwise_or(edges, _glare_lines(small))
             enclosed, regions = _edge_mask(edges)
             mask = cv2.bitwise_or(enclosed, _without_big(mask, LIGHT_HOLE))
     # Cut thin bridges between cards that barely touch.
@@ -783,6 +789,19 @@ def _edges(small: np.ndarray) -> np.ndarray:
     """Edges (Canny on the blurred grey picture), a pixel thicker each way so that an outline closes."""
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     out: np.ndarray = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    return out
+
+
+def _glare_lines(small: np.ndarray) -> np.ndarray:
+    """Thin dark lines in glare (255 where so, a pixel thicker each way as ``_edges`` are): a white card on a white
+    cloth where both stand near 255, the card's edge a line a pixel wide some 15 levels darker, which the blur
+    before Canny all but wipes out. A pixel ``EDGE_LINE_DARK`` darker than the 3x3 closing of the grey picture,
+    where that is ``EDGE_LINE_GLARE`` light at least."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    lines = cv2.bitwise_and(cv2.compare(cv2.subtract(closed, grey), np.full_like(grey, EDGE_LINE_DARK), cv2.CMP_GT),
+                            cv2.compare(closed, np.full_like(grey, EDGE_LINE_GLARE), cv2.CMP_GE))
+    out: np.ndarray = cv2.dilate(lines, np.ones((3, 3), np.uint8))
     return out
 
 
