@@ -3194,3 +3194,17 @@ def test_thin_edge_lines_in_glare_outline_cards_on_a_white_cloth(monkeypatch: py
     assert {"Ac", "Ah"} <= {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(detect, "GLARE_LINES", False)
     assert not {"Ac", "Ah"} & {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_corner_read_naming_another_card_inside_a_card_read_whole_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5093 (training deck, a stacked row): a stacked slot's two cards make one card-shaped outline, named
+    from the upper card's index; the lower card's index, at the outline's other corner, reads Qs surely from its
+    corner. That corner read was dropped as the same card as the one read whole; naming another card at an index
+    apart from the whole card's, it is kept (``_stacked_on``)."""
+    from companion.vision import reader as reader_mod
+
+    reader = Reader()
+    sc = _stacked_row(5093, "byronknoll_vector")
+    assert "Qs" in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, "STACKED_KEEP", False)
+    assert "Qs" not in {r.code for r in reader.read_still(sc.image)}

@@ -125,6 +125,10 @@ HAND_BACK_PAPER, HAND_BACK_PLAIN = 0.6, 1
 BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
+# A corner read whose card a card read whole covers is kept where it names another card at STACKED_MIN or more,
+# its index over STACKED_APART card widths from the whole card's (``_stacked_on``).
+STACKED_KEEP = True
+STACKED_MIN, STACKED_APART = 0.9, 0.3
 # A card read from a pair whose corner lies on another card (``frames_in(on_card=True)``): named only this far over
 # the threshold (a guessed corner's GUESSED_MARGIN lets pip pairs through).
 ON_CARD_MARGIN = 0.3
@@ -1484,7 +1488,7 @@ class Reader:
             # or that 'card' did not read (a tight fan taken for one card).
             ib = r.index_box.mean(axis=0) if r.index_box is not None else c
             if any(w.code is not None and _inside(c, w.quad) and np.linalg.norm(c - w.centre) < 0.45 * card_w
-                   and _inside(ib, w.quad)
+                   and _inside(ib, w.quad) and not _stacked_on(r, w, card_w)
                    for w in whole):
                 continue
             if any(np.linalg.norm(c - k.centre) < 0.15 * card_w for k in kept):
@@ -1595,6 +1599,15 @@ def _longest_edge(outline: np.ndarray) -> float:
     """``detect.longest_stretch`` of an outline held as n x 2 points."""
     c = outline.reshape(-1, 1, 2).astype(np.float32)
     return longest_stretch(c, cv2.arcLength(c, True))
+
+
+def _stacked_on(corner: CardRead, whole: CardRead, card_w: float) -> bool:
+    """A corner read inside a card read whole that names another card surely, at an index away from the one the
+    whole card was named from (``STACKED_APART`` card widths): two cards, one laid a little off the other (a
+    stacked slot of the Jokers variant), taken for one outline and named from the upper card's index."""
+    return STACKED_KEEP and corner.code != whole.code and not whole.face_down and \
+        corner.confidence >= STACKED_MIN and corner.index_box is not None and whole.index_box is not None and \
+        float(np.linalg.norm(corner.index_box.mean(axis=0) - whole.index_box.mean(axis=0))) > STACKED_APART * card_w
 
 
 def _held(hand: np.ndarray, reads: list[CardRead], card_w: float) -> list[CardRead]:
