@@ -3211,3 +3211,18 @@ def test_a_corner_read_naming_another_card_inside_a_card_read_whole_is_kept(monk
     assert "Qs" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "STACKED_KEEP", False)
     assert "Qs" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_the_deep_pass_reads_a_card_for_each_cards_area_a_row_leaves_uncovered(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5133 (training deck, a stacked row): the row runs into one hand that still lacks the lower cards of
+    both stacked slots, well over a card's area uncovered. The deep pass read up to one new card a hand, from its
+    four likeliest frames, and the Kh's frame came later; it now reads up to one card for each card's area the
+    cards read leave uncovered (``DEEP_CARDS``), and the Kh is named."""
+    from companion.vision import reader as reader_mod
+
+    reader = Reader()
+    sc = _stacked_row(5133, "byronknoll_vector")
+    assert "Kh" in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)
+    assert "Kh" not in {r.code for r in reader.read_still(sc.image)}

@@ -148,6 +148,9 @@ CROWDED_CHECK = ((0.12, 0.2), (0.06, 0.06), (0.18, 0.1), (0.1, 0.3))
 DEEP_READS = 4  # the deep pass reads at most this many frames of a hand, the likeliest first, up to one card
 # (4 rather than 2: 2 more tuning pocket cards of about 2,330, none wrong, at low resolution and with the whole
 # table in view, where a lower card's suit runs into the pip beside it and its frame is not the likeliest; 3: 1.)
+# ...and up to one card (DEEP_READS frames) for each card's area the cards read leave uncovered, DEEP_CARDS at
+# most: a row with two stacked slots lacks two (tuning scenes: stacked rows +2 community cards, none wrong).
+DEEP_CARDS = 3
 # An index-search frame that found a glyph row but did not read is read again this far left (card widths): the
 # '0' of a '10' whose '1' ran into the card's edge line was taken for the rank, and the frame cut the '1' off.
 TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
@@ -1283,7 +1286,7 @@ class Reader:
         """Cards of the hands read from rank-over-suit glyph pairs that no read so far explains: not inside a
         card read whole (its pips), not at an index already read. Then, in a hand that may still hold an unread
         card, the deep pass (``frames_in(deep=True)``): a few frames of glyphs broken off other ink, up to one
-        card. ``most``: at most so many frames read in each pass over a hand. ``bare``: the hands no card was read
+        card (one for each card's area the cards read leave uncovered: ``DEEP_CARDS``). ``most``: at most so many frames read in each pass over a hand. ``bare``: the hands no card was read
         in by then (no deep pass) are added to it; ``deep_only``: the deep pass alone (a bare hand some of whose
         cards were named later)."""
         whole = [r.quad for r in whole_reads if r.code is not None and not r.face_down]
@@ -1292,15 +1295,18 @@ class Reader:
         out: list[CardRead] = []
         codes = {r.code for r in whole_reads + corner_reads if self._named(r)}
 
-        def read_frames(frames: list[IndexFrame], deep: bool = False, on_card: np.ndarray | None = None) -> None:
-            """``on_card``: the hand whose on-card pairs ``frames`` are (``frames_in(on_card=True)``)."""
+        def read_frames(frames: list[IndexFrame], deep: bool = False, on_card: np.ndarray | None = None,
+                        cards: int = 1) -> None:
+            """``on_card``: the hand whose on-card pairs ``frames`` are (``frames_in(on_card=True)``). ``cards``:
+            a deep pass reads up to so many new cards, ``DEEP_READS`` frames for each."""
             tried = 0
+            found = 0
             for f in frames:
                 if any(np.linalg.norm(f.rank_centre - b) < 0.12 * card_w for b in boxes):
                     continue
                 if any(_inside(f.rank_centre, q) for q in whole):
                     continue
-                if (deep and tried == DEEP_READS) or tried == most:
+                if (deep and tried == DEEP_READS * cards) or tried == most:
                     break
                 tried += 1
                 # Deep frames are retried as a guessed corner is; plain frames are many, and retried only a
@@ -1325,7 +1331,8 @@ class Reader:
                     # also finds the glyphs of an index read from its corner, a little off its box).
                     new = read.code not in codes
                     codes.add(read.code)
-                    if deep and new:
+                    found += new
+                    if deep and found == cards:
                         break
 
         inks = [hand_ink(image, hand, card_w) for hand in hands]
@@ -1346,7 +1353,10 @@ class Reader:
             if ink is None or not _held(hand, named, card_w) or not _lacks_a_card(hand, named, card_w):
                 continue
             before = len(out)
-            read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True)
+            # A row of cards may lack more than one (each stacked slot's lower card): up to one per card's area
+            # the cards read leave uncovered (DEEP_CARDS at most).
+            cards = min(DEEP_CARDS, max(1, int(np.ceil(_uncovered(hand, [r.quad for r in named], card_w)))))
+            read_frames(frames_in(ink.wider or ink, card_w, deep=True), deep=True, cards=cards)
             # Then pairs whose card's corner lies on another card of the hand, not off it (a card laid on another:
             # white on white, no outline corner there), up to one card as the deep pass reads.
             if self.on_card_frames and _lacks_a_card(hand, named + out[before:], card_w):
