@@ -3226,3 +3226,18 @@ def test_the_deep_pass_reads_a_card_for_each_cards_area_a_row_leaves_uncovered(
     assert "Kh" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)
     assert "Kh" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_an_edge_region_reaching_well_beyond_its_hand_is_searched_for_lone_indices(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5149 (the four-colour training deck, a stacked row): the paper mask lost a stacked slot's lower card, the
+    Kd, but for the upper card, so the slot's hand is that card alone; the region the slot's edges enclose has its
+    middle in that hand and reaches a quarter of a card beyond it and the cards read. Such a region is searched for
+    lone indices too (``LOOSE_BEYOND_HANDS``), and the Kd's index names it."""
+    from companion.vision import reader as reader_mod
+
+    reader = Reader()
+    sc = _stacked_row(5149, "saulspatz_gang4colour")
+    assert "Kd" in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)
+    assert "Kd" not in {r.code for r in reader.read_still(sc.image)}

@@ -270,6 +270,11 @@ LOOSE_MIN = 0.85  # ...and an index there named at this confidence at least (lab
 # An edge hand whose middle a card read whole covers is searched so too where the cards read leave this much of a
 # card's area of it uncovered (as a hand's deep pass, UNCOVERED; tune_ab: white cloth pocket +4, none wrong).
 LOOSE_UNCOVERED = 0.15
+# ...and so is one whose middle lies in a hand, where the hands and the cards read leave LOOSE_BEYOND of a card of
+# it uncovered (a stacked slot's lower card whose strip the paper mask lost; tune_ab, five kinds: at 0.15, +9 cards
+# and none wrong, but 1.08 the time of a whole-table still; at 0.25, six of those nine, 1.01).
+LOOSE_BEYOND_HANDS = True
+LOOSE_BEYOND = 0.25
 LOOSE_FRAMES = 4  # ...reading at most this many frames in each region (and in each pass)
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
 # Card sizes (Detection.size_from) taken as they are; the others (a hand's edges, a close-up, outlines from edges)
@@ -1726,9 +1731,18 @@ def _loose_edge_hands(det: Detection, named: list[CardRead], hands: Sequence[np.
     ``named`` (read whole), or that those cards leave ``LOOSE_UNCOVERED`` of a card's area uncovered (on a white
     cloth, the top card of a hand named whole from its edge outline, the lower card's index showing beside it)."""
     quads = [r.quad for r in named]
-    return [h for h in det.edge_hands if not any(_inside(h.mean(axis=0), o.reshape(-1, 2)) for o in hands) and (
-        not any(_inside(h.mean(axis=0), q) for q in quads) or
-        _uncovered(h, quads, det.card_width) >= LOOSE_UNCOVERED)]
+    out = []
+    for h in det.edge_hands:
+        if not any(_inside(h.mean(axis=0), o.reshape(-1, 2)) for o in hands):
+            if not any(_inside(h.mean(axis=0), q) for q in quads) or \
+                    _uncovered(h, quads, det.card_width) >= LOOSE_UNCOVERED:
+                out.append(h)
+        elif LOOSE_BEYOND_HANDS and _uncovered(h, quads + [o.reshape(-1, 2) for o in hands],
+                                               det.card_width) >= LOOSE_BEYOND:
+            # Its middle in a hand, but reaching well beyond it and the cards read: a stacked slot's lower card,
+            # whose strip above the upper one the paper mask lost, the slot's edges taking it in.
+            out.append(h)
+    return out
 
 
 def _loose_paper(det: Detection, named: list[np.ndarray]) -> list[np.ndarray]:
