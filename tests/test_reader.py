@@ -706,11 +706,15 @@ def _named_near(reads: list[CardRead], card: CardTruth, within: float) -> bool:
 def _without_later_routes(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> None:
     """Switch off the routes to a pocket card added after the older tests' mechanisms (reading beside a card
     named next to it, ``reader.SLIDES``; the deep index search's third and fourth frames, ``DEEP_READS``; the
-    last pass, the scan along a hand's outline, ``Reader.scan_outlines``): they find some of those tests' cards
-    too, and a test of one mechanism shows what that one reads alone."""
+    last pass, the scan along a hand's outline, ``Reader.scan_outlines``; the deep pass's further cards where a
+    hand leaves more than a card's area uncovered, ``DEEP_CARDS``; edge regions reaching beyond their hand,
+    ``LOOSE_BEYOND_HANDS``): they find some of those tests' cards too, and a test of one mechanism shows what that
+    one reads alone."""
     from companion.vision import reader as reader_mod
     monkeypatch.setattr(reader_mod, "SLIDES", ())
     monkeypatch.setattr(reader_mod, "DEEP_READS", 2)
+    monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)
+    monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)
     monkeypatch.setattr(reader, "scan_outlines", False)
 
 
@@ -2271,6 +2275,8 @@ def test_a_back_holding_a_face_up_card_is_searched_for_the_cards_under_it(
     monkeypatch.setattr(detect, "SHADE_KNOWN", 0.0)
     monkeypatch.setattr(detect, "SHADE_THIN", 0.0)
     assert _named_near(reader.read_still(sc.image), ten, 0.5 * _card_width(sc))
+    from companion.vision import reader as reader_mod
+    monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)  # (an edge region beyond the hand finds it too)
     reader.faced_backs = False
     try:
         assert not _named_near(reader.read_still(sc.image), ten, 0.5 * _card_width(sc))
@@ -2782,6 +2788,7 @@ def test_a_card_touching_a_named_one_in_a_row_is_read_at_that_cards_corner_turne
     present = {c.code for c in sc.cards if c.face_up}
     assert {str(r.code) for r in reads if r.code and not r.face_down} <= present
     monkeypatch.setattr(reader_mod, "TOUCHING_TURNS", ())
+    monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)  # (the deep pass's further cards in a row find it too)
     assert not _named_near(reader.read_still(sc.image), nine, cw)
 
 
@@ -2839,6 +2846,8 @@ def test_a_card_in_the_shadow_of_the_card_on_it_is_read(reader: Reader, monkeypa
     eight = next(c for c in sc.cards if c.code == "8h")
     assert _named_near(reader.read_still(sc.image), eight, cw)
     monkeypatch.setattr(detect, "SHADOW_SAT", 0)
+    from companion.vision import reader as reader_mod
+    monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)  # (an edge region beyond the hand finds it too)
     assert not _named_near(reader.read_still(sc.image), eight, cw)
 
 
@@ -3112,7 +3121,8 @@ def test_the_outline_scan_looks_at_a_hand_of_two_cards_read_where_paper_no_read_
     assert "Th" not in {r.code for r in reader.read_still(sc.image)}
 
 
-def test_the_outline_scan_reads_again_about_a_corner_the_classifier_half_believes() -> None:
+def test_the_outline_scan_reads_again_about_a_corner_the_classifier_half_believes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Seed 5071 (training deck, small cards from the lower-resolution camera): the 2c lies under another card of
     its hand, and the outline scan's frame at its corner lies a few hundredths of a card off it, where the
     whole-corner classifier says 2c short of sure. Read again in the frames about that one (shifted and turned a
@@ -3123,6 +3133,8 @@ def test_the_outline_scan_reads_again_about_a_corner_the_classifier_half_believe
     sc = render_scene(5071, size=(2028, 1521), deck="byronknoll_vector", card_height=0.085, jokers=False)
     assert "2c" in {r.code for r in reader.read_still(sc.image)}
     reader.scan_refine = False
+    from companion.vision import reader as reader_mod
+    monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)  # (an edge region beyond the hand finds it too)
     assert "2c" not in {r.code for r in reader.read_still(sc.image)}
 
 
