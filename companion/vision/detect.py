@@ -28,10 +28,6 @@ if TYPE_CHECKING:
     # A straight stretch of outline: (start, end, point on its line, unit direction, inward normal).
     Stretch = tuple[int, int, np.ndarray, np.ndarray, np.ndarray]
 
-# On a light cloth, thin dark lines in glare are edges too (``_glare_lines``): a pixel this much darker (0..255)
-# than the 3x3 closing of the grey picture, where that is EDGE_LINE_GLARE light at least.
-GLARE_LINES = True
-EDGE_LINE_DARK, EDGE_LINE_GLARE = 10, 235
 CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
@@ -190,6 +186,10 @@ LIGHT_PAPER = 0.4
 LIGHT_L = 165
 LIGHT_EDGES = 0.2
 LIGHT_HOLE = 0.3  # ...what edges enclose up to this share of the picture is a card, a hand, a chip (not the cloth)
+# On a light cloth, thin dark lines in glare are edges too (``_glare_lines``): a pixel this much darker (0..255)
+# than the 3x3 closing of the grey picture, where that is EDGE_LINE_GLARE light at least.
+GLARE_LINES = True
+EDGE_LINE_DARK, EDGE_LINE_GLARE = 10, 235
 
 
 def _paperness(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

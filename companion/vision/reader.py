@@ -1291,9 +1291,9 @@ class Reader:
         """Cards of the hands read from rank-over-suit glyph pairs that no read so far explains: not inside a
         card read whole (its pips), not at an index already read. Then, in a hand that may still hold an unread
         card, the deep pass (``frames_in(deep=True)``): a few frames of glyphs broken off other ink, up to one
-        card (one for each card's area the cards read leave uncovered: ``DEEP_CARDS``). ``most``: at most so many frames read in each pass over a hand. ``bare``: the hands no card was read
-        in by then (no deep pass) are added to it; ``deep_only``: the deep pass alone (a bare hand some of whose
-        cards were named later)."""
+        card (one for each card's area the cards read leave uncovered: ``DEEP_CARDS``). ``most``: at most so many
+        frames read in each pass over a hand. ``bare``: the hands no card was read in by then (no deep pass) are
+        added to it; ``deep_only``: the deep pass alone (a bare hand some of whose cards were named later)."""
         whole = [r.quad for r in whole_reads if r.code is not None and not r.face_down]
         boxes = [r.index_box.mean(axis=0) for r in whole_reads + corner_reads
                  if r.code is not None and r.index_box is not None]
@@ -1353,9 +1353,13 @@ class Reader:
         # breaks into countless glyph-sized pieces.
         named = [r for r in whole_reads + corner_reads + out if r.code is not None and not r.face_down]
         for hand, ink in zip(hands, inks):
-            if ink is not None and bare is not None and not _held(hand, named, card_w):
-                bare.append(hand)
-            if ink is None or not _held(hand, named, card_w) or not _lacks_a_card(hand, named, card_w):
+            if ink is None:
+                continue
+            if not _held(hand, named, card_w):
+                if bare is not None:
+                    bare.append(hand)
+                continue
+            if not _lacks_a_card(hand, named, card_w):
                 continue
             before = len(out)
             # A row of cards may lack more than one (each stacked slot's lower card): up to one per card's area
@@ -1733,8 +1737,9 @@ def _loose_edge_hands(det: Detection, named: list[CardRead], hands: Sequence[np.
     quads = [r.quad for r in named]
     out = []
     for h in det.edge_hands:
-        if not any(_inside(h.mean(axis=0), o.reshape(-1, 2)) for o in hands):
-            if not any(_inside(h.mean(axis=0), q) for q in quads) or \
+        middle = h.mean(axis=0)
+        if not any(_inside(middle, o.reshape(-1, 2)) for o in hands):
+            if not any(_inside(middle, q) for q in quads) or \
                     _uncovered(h, quads, det.card_width) >= LOOSE_UNCOVERED:
                 out.append(h)
         elif LOOSE_BEYOND_HANDS and _uncovered(h, quads + [o.reshape(-1, 2) for o in hands],
