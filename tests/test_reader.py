@@ -3253,3 +3253,14 @@ def test_an_edge_region_reaching_well_beyond_its_hand_is_searched_for_lone_indic
     assert "Kd" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)
     assert "Kd" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_still_that_named_nothing_is_read_again_at_other_card_sizes() -> None:
+    """Dev photo IMG_2518: a king of hearts half under a book. The card size comes from the paper blobs' edges
+    (a third of the card's), at which nothing reads; with nothing named nor taken for a back, the still is read
+    again at larger sizes (``SIZE_RETRIES``), and the king's index names it. Without the retries, nothing."""
+    img = real_photo("train_IMG_2518.JPG")
+    reader = Reader()
+    assert "Kh" in {r.code for r in reader.read_still(img)}
+    reader.size_retries = False
+    assert not any(r.code and not r.face_down for r in reader.read_still(img))

@@ -292,6 +292,8 @@ HANDS_TOO_BIG = 0.15
 # index about 0.18; a size from hands 2.7-2.9 times too big gave 0.12-0.13, and on the four-colour deck (whose
 # indices stand at some 0.39 of a card) 2.1 times too big gave 0.19. A peek deck's stills pay the search in vain.
 INDEX_SMALL = 0.2
+# A still that named no card, its size guessed and face-up paper unread, is read again at these multiples of it.
+SIZE_RETRIES = (1.3, 1.7, 2.2)
 # A lone whole card whose index did not read is named by its pips (``pips``) where its short side is within this
 # share of the card size (a pair of cards side by side, 1.4 times a card, can lay out four pips as a four does),
 # every pip's shape says one suit at PIP_SUIT on average (on the tuning scenes' community cards, the court cards
@@ -401,6 +403,8 @@ class Reader:
         self.scan_refine = True
         # After the scan, the deep index search in a hand no card was read in before it and that still lacks one.
         self.late_deep = True
+        # Read a still that named no card again at other card sizes (SIZE_RETRIES), where its size was guessed.
+        self.size_retries = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -702,6 +706,17 @@ class Reader:
             resized = self._resized(image, det, edge_named if len(edge_named) >= 2 else None)
             if resized is not None:
                 return self.read_still(image, resized)
+        if detection is None and hint is None and self.size_retries and det.size_from not in SURE_SIZES and \
+                not any(self._named(r) or r.face_down for r in out) and (hands or unread):
+            # Nothing named nor taken for a back, the card size guessed (from a hand's edges, a close-up), and
+            # face-up paper that did not read: the size may be wrong (a lone card under a book, whose "hand" is a
+            # piece of it). Read again at SIZE_RETRIES of it; the first that names a card stands. (Not where
+            # backs were seen: a table of face-down hands, its size from their fans often wrong too, took 2-3
+            # times as long read again, for nothing.)
+            for f in SIZE_RETRIES:
+                retried = self.read_still(image, detect_cards(image, card_width_hint=f * det.card_width))
+                if any(self._named(r) for r in retried):
+                    return retried
         return out
 
     def _read_unnamed(self, image: np.ndarray, reads: list[CardRead], card_w: float,
