@@ -122,6 +122,7 @@ MARGIN_MIN_PX = 40
 # chip touching fanned backs fills one sixteenth).
 HAND_BACK, HAND_BACK_SOLID, HAND_BACK_TEXTURE = 1.0, 0.8, 2.0
 HAND_BACK_PAPER, HAND_BACK_PLAIN = 0.6, 1
+EARLY_BACKS = True
 BACK_PX = 160  # a card is looked at for a back's pattern at most this many pixels across its short side
 UNCOVERED = 0.15  # of a card's area: a hand this much outside every card read gets the deep index search,
 HAND_CARDS = 3  # as does a hand with fewer cards read in it (a player holds two, or three)
@@ -294,6 +295,7 @@ HANDS_TOO_BIG = 0.15
 INDEX_SMALL = 0.2
 # A still that named no card, its size guessed and face-up paper unread, is read again at these multiples of it.
 SIZE_RETRIES = (1.3, 1.7, 2.2)
+RETRY_MIN_CARD = 0.03  # ...each one of at least this share of the picture's longer side (whole-table views: 0.045)
 # A lone whole card whose index did not read is named by its pips (``pips``) where its short side is within this
 # share of the card size (a pair of cards side by side, 1.4 times a card, can lay out four pips as a four does),
 # every pip's shape says one suit at PIP_SUIT on average (on the tuning scenes' community cards, the court cards
@@ -599,6 +601,14 @@ class Reader:
                             for quad in det.backs) and not any(
                 r.index_box is not None and _inside(r.index_box.mean(axis=0), h) for r in corner_reads)
             (backs if set_aside else hands).append(h)
+        # A table no card was named on so far (before the flop: every hand face down) whose hands look like fanned
+        # backs (``_hand_back``) is not searched in them: 0.3-1.0 s a still on such tables, for nothing. Only
+        # there: where cards were named, a face-up hand of court cards at low resolution can pass for backs
+        # (tune_ab: set aside so on every table, two queens lost).
+        early: list[np.ndarray] = []
+        if EARLY_BACKS and self.hand_backs and not any(self._named(r) for r in out + corner_reads):
+            early = [q for h in hands if (q := _hand_back(image, h, out + corner_reads, det.card_width)) is not None]
+            hands = [h for h in hands if not any(_same_blob(h, q, det.card_width) for q in early)]
         far = [c for c in far if not any(_near_outline(c.origin, h, FAR_BACK * det.card_width) for h in backs)]
         corner_reads = self._dedupe(corner_reads, out, det.card_width)
         # A card-shaped blob that did not read may be two cards, one mostly on the other (its outline fills a
@@ -689,6 +699,7 @@ class Reader:
         # cards on the tuning scenes lost a card its search read.
         hand_backs = [q for h in hands if (q := _hand_back(image, h, out, det.card_width)) is not None] \
             if self.hand_backs else []
+        hand_backs += early
         for quad in det.backs + edge_backs + hand_backs:
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
@@ -712,8 +723,9 @@ class Reader:
             # face-up paper that did not read: the size may be wrong (a lone card under a book, whose "hand" is a
             # piece of it). Read again at SIZE_RETRIES of it; the first that names a card stands. (Not where
             # backs were seen: a table of face-down hands, its size from their fans often wrong too, took 2-3
-            # times as long read again, for nothing.)
-            for f in SIZE_RETRIES:
+            # times as long read again, for nothing; nor at a size under RETRY_MIN_CARD of the picture: where
+            # fans of backs broke into pieces, a size a fifth of theirs, retried 1-3 s a still, for nothing.)
+            for f in [f for f in SIZE_RETRIES if f * det.card_width >= RETRY_MIN_CARD * max(image.shape[:2])]:
                 retried = self.read_still(image, detect_cards(image, card_width_hint=f * det.card_width))
                 if any(self._named(r) for r in retried):
                     return retried
