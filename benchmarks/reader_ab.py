@@ -4,6 +4,7 @@
     .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --scenes 4 --deck saulspatz_gang4colour
     .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --timing-scenes --scenes 5   # vision_bench's timed scenes
     .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --small --deck saulspatz_gang4colour  # the whole table in view
+    .venv/bin/python -m benchmarks.reader_ab --old HEAD~3 --preflop --deck any --scenes 15 --reps 2 --width 2028  # hands down
 
 This machine's speed drifts by a third between runs, so two readers timed minutes apart cannot be compared.
 Here each still (4056x3040 unless ``--width``) is read by both readers in turn, ``--reps`` times each, fastest kept, on one core
@@ -54,7 +55,8 @@ def old_reader(rev: str, into: Path):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", required=True, help="git revision to compare against (e.g. a commit or HEAD~2)")
-    ap.add_argument("--deck", default="byronknoll_vector")
+    ap.add_argument("--deck", default="byronknoll_vector", help="a shared deck's folder; with --preflop also 'any' "
+                    "(each seed's own deck and back)")
     ap.add_argument("--scenes", type=int, default=8)
     ap.add_argument("--reps", type=int, default=4)
     ap.add_argument("--timing-scenes", action="store_true",
@@ -62,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", action="store_true",
                     help="small cards, the whole table in view (cards 0.085 of the picture's height, all seats)")
     ap.add_argument("--width", type=int, default=4056, help="picture width (4:3; 2028: a lower-resolution camera)")
+    ap.add_argument("--preflop", action="store_true",
+                    help="tables before the flop: no community card, every hand face down (seeds 7100 on); also "
+                         "counts the backs each reader reports and the cards it names (there are none)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from benchmarks.vision_bench import SMALL_CARDS
@@ -73,7 +78,13 @@ def main(argv: list[str] | None = None) -> int:
         new = Reader()
         size = (args.width, args.width * 3040 // 4056)
         height = SMALL_CARDS if args.small else None
-        if args.timing_scenes:
+        if args.preflop:
+            deck = None if args.deck == "any" else args.deck
+            scenes = [render_scene(7100 + i, size=size, deck=deck, jokers=False, card_height=height, n_community=0,
+                                   face_down_prob=1.0) for i in range(args.scenes)]
+            stills = [sc.image for sc in scenes]
+            down = sum(len(sc.cards) for sc in scenes)
+        elif args.timing_scenes:
             from companion.vision.glyphs import HELD_OUT_DECK
             args.deck = HELD_OUT_DECK
             stills = [render_scene(7000 + i, size=size, deck=HELD_OUT_DECK, n_community=5,
@@ -83,22 +94,32 @@ def main(argv: list[str] | None = None) -> int:
             stills = [render_scene(5001 + i, size=size, deck=args.deck, jokers=False, card_height=height).image
                       for i in range(args.scenes)]
         t_new, t_old = [], []
+        backs, named = [0, 0], [0, 0]  # working tree, old: backs reported, cards named
         for img in stills:
             best_new = best_old = float("inf")
-            for _ in range(args.reps):
+            for rep in range(args.reps):
                 t = time.perf_counter()
-                new.read_still(img)
+                reads_new = new.read_still(img)
                 best_new = min(best_new, time.perf_counter() - t)
                 t = time.perf_counter()
-                old.read_still(img)
+                reads_old = old.read_still(img)
                 best_old = min(best_old, time.perf_counter() - t)
+                if rep == 0:
+                    for k, reads in enumerate((reads_new, reads_old)):
+                        backs[k] += sum(bool(r.face_down) for r in reads)
+                        named[k] += sum(r.code is not None and not r.face_down for r in reads)
             t_new.append(best_new)
             t_old.append(best_old)
     a, b = np.array(t_new) * 1000, np.array(t_old) * 1000
-    print(f"{args.scenes} stills {size[0]}x{size[1]}{' (small cards)' if args.small else ''} from {args.deck}, "
+    print(f"{args.scenes} {'pre-flop ' if args.preflop else ''}stills {size[0]}x{size[1]}"
+          f"{' (small cards)' if args.small else ''} from {args.deck}, "
           f"fastest of {args.reps}, one core, interleaved")
     print(f"  working tree : median {np.median(a):.0f} ms  ({' '.join(f'{v:.0f}' for v in a)})")
     print(f"  {args.old:12s} : median {np.median(b):.0f} ms  ({' '.join(f'{v:.0f}' for v in b)})")
+    if args.preflop:
+        print(f"  backs reported (of {down} face-down cards; a hand's fan may be one report): working tree {backs[0]}, "
+              f"{args.old} {backs[1]}; cards named (none lie face up): "
+              f"{named[0]}, {named[1]}")
     print(f"  ratio new/old: {np.median(a) / np.median(b):.2f} of the medians, {np.median(a / b):.2f} median of "
           "the per-still ratios")
     return 0
