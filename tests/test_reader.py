@@ -3292,3 +3292,18 @@ def test_a_table_of_face_down_hands_alone_is_not_searched_for_indices(monkeypatc
     reads = reader.read_still(sc.image)
     assert sorted(tuple(np.round(r.centre).astype(int)) for r in reads if r.face_down) == backs
     assert searched and searched[0] > 0
+
+
+def test_a_corner_inside_the_outline_of_a_card_beneath_is_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning seed 5174 (2028x1520): a hand of three, the five of hearts between a ten named from its corner and
+    a jack on top. The ten's outline, drawn whole from its corner, covers the five's index, so the outline scan
+    left that corner alone as "on a card read"; a frame covered only by such outlines is looked at too
+    (``CROWDED_UNDER``) and named where the glyphs agree. Without it, the five goes unread."""
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5174, size=(2028, 1520), deck="byronknoll_vector", jokers=False)
+    reader = Reader()
+    assert "5h" in {r.code for r in reader.read_still(sc.image)}
+    monkeypatch.setattr(reader_mod, "CROWDED_UNDER", False)
+    assert "5h" not in {r.code for r in reader.read_still(sc.image)}
