@@ -118,8 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {args.old:12s} : median {np.median(b):.0f} ms  ({' '.join(f'{v:.0f}' for v in b)})")
     if args.preflop:
         print(f"  backs reported (of {down} face-down cards; a hand's fan may be one report): working tree {backs[0]}, "
-              f"{args.old} {backs[1]}; cards named (none lie face up): "
-              f"{named[0]}, {named[1]}")
+              f"{args.old} {backs[1]}; cards named (none lie face up): {named[0]}, {named[1]}")
     print(f"  ratio new/old: {np.median(a) / np.median(b):.2f} of the medians, {np.median(a / b):.2f} median of "
           "the per-still ratios")
     return 0

@@ -1290,8 +1290,10 @@ class Reader:
                 # leave UNDER_UNCOVERED of a card's area uncovered: 1.13-1.44 the time of a whole-table still where
                 # every such frame was looked at; with the corner's test alone, 1.06 per still, for +3 cards.)
                 corner_free = ~covered.reshape(len(CROWDED_CHECK), -1)[1]
-                under = ~np.any(by_whole.reshape(len(CROWDED_CHECK), -1), axis=0) & hidden & corner_free & \
-                    (CROWDED_UNDER and _uncovered(hand, [r.quad for r in named], card_w) >= UNDER_UNCOVERED)
+                under = ~np.any(by_whole.reshape(len(CROWDED_CHECK), -1), axis=0) & hidden & corner_free
+                if not (CROWDED_UNDER and under.any()
+                        and _uncovered(hand, [r.quad for r in named], card_w) >= UNDER_UNCOVERED):
+                    under[:] = False  # (the hand's uncovered area measured only where such a frame is)
                 keep = [i for i in range(len(frames)) if not hidden[i] or under[i]]
                 frames, checked = [frames[i] for i in keep], [bool(under[i]) for i in keep]
             if not frames:
