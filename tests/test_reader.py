@@ -241,6 +241,36 @@ def test_cards_whose_paper_sits_just_over_the_paper_level_are_not_taken_for_glar
     assert sorted(str(r.code) for r in reads if r.code) == ["Ad", "Th"], [(r.code, r.centre) for r in reads]
 
 
+def test_cards_photographed_at_twice_the_size_are_not_taken_for_glare(reader: Reader,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same ace over a ten, the photo blown up to twice its size (a closer camera, a softer lens): the top
+    card's shadow on the ten, reached through the gap between their lower edges, draws the paper's outline deep
+    into the ten, so that its edges meet a sharp step along under half of it, and the pair went for a glare spot.
+    Its convex hull runs along the cards' sharp edges (``detect.HULL_SHARP``); without that test nothing is read."""
+    from companion.vision import detect
+
+    img = real_photo("train_IMG_2687.JPG")
+    big = cv2.resize(img, (2 * img.shape[1], 2 * img.shape[0]), interpolation=cv2.INTER_CUBIC)
+    assert sorted(str(r.code) for r in reader.read_still(big) if r.code and not r.face_down) == ["Ad", "Th"]
+    monkeypatch.setattr(detect, "HULL_SHARP", 1.01)
+    assert not any(r.code and not r.face_down for r in Reader().read_still(big))
+
+
+def test_cards_on_a_light_carpet_are_found_by_their_paper(reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real phone photo (the tuning half) of an ace over a ten on beige carpet, brightened (gamma 0.6, a brighter
+    room): the carpet is now light enough to pass for a cloth, whose cards are found by the edges round them, but
+    its texture is edges everywhere and the cards ran into it. A speckled surface is no cloth
+    (``detect.LIGHT_NOT_SPECKLED``): the paper mask finds the cards, as on the photo as it is."""
+    from companion.vision import detect
+
+    img = real_photo("train_IMG_2660.JPG")
+    lut = (255.0 * (np.arange(256) / 255.0) ** 0.6).astype(np.uint8)
+    bright = cv2.LUT(img, lut)
+    assert sorted(str(r.code)[0] for r in reader.read_still(bright) if r.code and not r.face_down) == ["A", "T"]
+    monkeypatch.setattr(detect, "LIGHT_NOT_SPECKLED", False)
+    assert not any(r.code and not r.face_down for r in Reader().read_still(bright))
+
+
 def test_cards_on_a_cream_folder_are_parted_from_it(reader: Reader) -> None:
     """A real phone photo (the tuning half): four cards on a cream folder. Folder and cards made one paper region,
     the card size came from it, and only one card was read. The cards are brighter and whiter than the folder:

@@ -1,7 +1,7 @@
 """Card by card on the real photos: what the reader did with each labelled card (right, wrong, abstained,
 face-down, missed), with the reads around it; optionally a picture of each image with a card not read right.
 
-    PYTHONPATH=. python tools/photo_diag.py [--half dev] [--soft] [--out DIR] [-v]
+    PYTHONPATH=. python tools/photo_diag.py [--half dev] [--soft] [--variant V] [--only NAMES] [--out DIR] [-v]
 
 Tune on the dev half only (even images in file order); the test half (odd) is for measuring
 (`benchmarks/vision_bench.py` counts both the same way).
@@ -32,6 +32,8 @@ def main(argv=None) -> int:
     ap.add_argument("-v", action="store_true", help="one line per card not read right")
     ap.add_argument("--soft", action="store_true",
                     help="soften each photo first, as the benchmark does (its cards at most SOFT_CARD_PX across)")
+    ap.add_argument("--variant", help="change each photo first as tools/photo_variants.py does (rot90, bright, up2...)")
+    ap.add_argument("--only", help="comma-separated parts of the image names to look at (e.g. 2687,cam_image12)")
     args = ap.parse_args(argv)
     reader = Reader()
     tally: Counter[str] = Counter()
@@ -41,11 +43,16 @@ def main(argv=None) -> int:
     for i, (name, boxes) in enumerate(photo_boxes().items()):
         if (i % 2 == 0) != (args.half == "dev"):
             continue
+        if args.only and not any(part in name for part in args.only.split(",")):
+            continue
         img = cv2.imread(str(PHOTOS / name))
         if img is None:
             continue
         if args.soft:
             img = softened(img, boxes)
+        if args.variant:
+            from tools.photo_variants import variant
+            img, boxes = variant(img, boxes, args.variant)
         reads = reader.read_still(img)
         bad = False
         for b, (what, here) in zip(boxes, card_outcomes(reads, boxes)):

@@ -32,6 +32,11 @@ CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
 SHARP_STEP = 30  # paperness gradient (0..255) over which an outline is a sharp step: paper's edge, not glare
+# ...or where the outline's convex hull runs within two pixels of such a step along this share of it (``_sharp_hull``:
+# two cards, the one on top casting a shadow on the other through a gap, their outline running into the shadow;
+# the dev photos at twice their size lost such pairs as glare). Not for paper over LIGHT_HOLE of the picture: a
+# light cloth's hull is its hem against the floor.
+HULL_SHARP = 0.8
 GLARE_BARRIER = 20  # ... and over which a pixel parts a lone card from the glare (or light table) round it
 # A loose back's outline steps at least this far in colour distance from the mat (the morphological gradient of
 # the L1 distance in Lab, 0..255) along a third of its length. On 30 tuning scenes of byronknoll_vector every
@@ -186,6 +191,10 @@ LIGHT_PAPER = 0.4
 LIGHT_L = 165
 LIGHT_EDGES = 0.2
 LIGHT_HOLE = 0.3  # ...what edges enclose up to this share of the picture is a card, a hand, a chip (not the cloth)
+# A light surface that is speckled (``_speckled``: a beige carpet in a bright room) is no cloth: its texture is edges
+# everywhere, and what they enclose ran into one region with the cards (dev photos brightened, gamma 0.6: eight
+# more cards read; the paper mask alone finds them, as it does on the same carpet less lit).
+LIGHT_NOT_SPECKLED = True
 # On a light cloth, thin dark lines in glare are edges too (``_glare_lines``): a pixel this much darker (0..255)
 # than the 3x3 closing of the grey picture, where that is EDGE_LINE_GLARE light at least.
 GLARE_LINES = True
@@ -221,7 +230,8 @@ def white_mask(small: np.ndarray, paperness: tuple[np.ndarray, np.ndarray, np.nd
     # is looked for within two pixels too, along most of the outline (a chip beside a glare spot gets there
     # along well under half of it).
     near_step = cv2.dilate(step, np.ones((5, 5), np.uint8))
-    soft = [c for c in cnts if not _sharp(c, step) and not _sharp(c, near_step, share=0.5)]
+    soft = [c for c in cnts if not _sharp(c, step) and not _sharp(c, near_step, share=0.5)
+            and not (cv2.contourArea(c) < LIGHT_HOLE * w.size and _sharp_hull(c, near_step))]
     area_img = w.shape[0] * w.shape[1]
     if soft:  # a glare spot's core: not paper, even where it saturates; cards in its fade are
         cv2.drawContours(out, soft, -1, 0, -1)
@@ -430,6 +440,22 @@ def _sharp(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP, sha
     return float((step[p[:, 1], p[:, 0]] > level).mean()) > share
 
 
+def _sharp_hull(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP) -> bool:
+    """Paper whose outline wanders inside it (into a shadow one card casts on another, through a gap between them)
+    is still paper where its convex hull, walked pixel by pixel, runs along a sharp step over ``HULL_SHARP`` of its
+    length: a glare spot's hull fades out softly."""
+    hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float64)
+    if len(hull) < 3:
+        return False
+    ends = np.roll(hull, -1, axis=0)
+    pts = [a + (np.arange(n) / n)[:, None] * (b - a)
+           for a, b in zip(hull, ends) if (n := int(np.ceil(np.linalg.norm(b - a)))) > 0]
+    p = np.round(np.concatenate(pts)).astype(np.int64)
+    p[:, 0] = p[:, 0].clip(0, step.shape[1] - 1)
+    p[:, 1] = p[:, 1].clip(0, step.shape[0] - 1)
+    return float((step[p[:, 1], p[:, 0]] > level).mean()) > HULL_SHARP
+
+
 def _sharp_share(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP) -> float:
     """The share of a blob's outline (any contour, its points joined) lying within two pixels of a sharp step
     of paperness (``step`` over ``level``)."""
@@ -520,7 +546,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     mask = _fill(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     edges: np.ndarray | None = None
     regions: np.ndarray | None = None  # on a light cloth: the regions edges enclose, apart (_edge_mask)
-    if _light_mat(white, lab):
+    if not (det.textured and LIGHT_NOT_SPECKLED) and _light_mat(white, lab):
         edges = _edges(small)
         # Not a deck laid out on a dark mat for enrolment (nearly all cards: edges everywhere; the mat round it).
         if cv2.countNonZero(edges) < LIGHT_EDGES * edges.size or _rim_lightness(lab) > LIGHT_L:
