@@ -271,6 +271,30 @@ def test_cards_on_a_light_carpet_are_found_by_their_paper(reader: Reader, monkey
     assert not any(r.code and not r.face_down for r in Reader().read_still(bright))
 
 
+def test_an_outlines_longest_stretch_does_not_depend_on_where_the_outline_starts() -> None:
+    """The card size a hand or a close-up gives comes from its outline's longest straight side, found by simplifying
+    the outline; that depended on the point the outline started at, which depends on how the picture is turned."""
+    from companion.vision.detect import longest_stretch
+
+    rng = np.random.default_rng(3)
+    t = np.linspace(0, 2 * np.pi, 400, endpoint=False)
+    # a lumpy blob with a few straight-ish sides: a fan of cards' outline, with pixel noise
+    blob = np.stack([200 + 120 * np.clip(1.4 * np.cos(t), -1, 1), 200 + 90 * np.clip(1.3 * np.sin(t), -1, 1)], 1)
+    contour = np.round(blob + rng.normal(0, 1.5, blob.shape)).astype(np.int32).reshape(-1, 1, 2)
+    peri = cv2.arcLength(contour, True)
+    lengths = {round(longest_stretch(np.roll(contour, k, axis=0), peri), 6) for k in range(0, 400, 37)}
+    assert len(lengths) == 1, lengths
+
+
+def test_a_close_fan_of_three_reads_the_same_turned_a_quarter_round(reader: Reader) -> None:
+    """A real phone photo (the tuning half): a nine, a jack and a jack fanned close to the camera on a striped rug.
+    Upright and turned a quarter round, the same three cards are named (turned, the fan's outline gave a card
+    size too small for its area, 2.5 cards' worth, and it was read at a twentieth of its size: one card)."""
+    img = real_photo("train_IMG_2669.JPG")
+    for pic in (img, cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)):
+        assert sorted(str(r.code)[0] for r in reader.read_still(pic) if r.code and not r.face_down) == ["9", "J", "J"]
+
+
 def test_cards_on_a_cream_folder_are_parted_from_it(reader: Reader) -> None:
     """A real phone photo (the tuning half): four cards on a cream folder. Folder and cards made one paper region,
     the card size came from it, and only one card was read. The cards are brighter and whiter than the folder:

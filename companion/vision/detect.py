@@ -111,6 +111,10 @@ HANDS_AGREE = 0.15  # ...and where two hands' edges agree on the card size withi
 # side, where the region fills at least FITS_FILL of its rectangle (where it fills less, the paper mask may have
 # missed part of the card).
 FITS_ACROSS, FITS_FILL = 1.1, 0.75
+# A close-up's biggest paper region is up to this many cards big, its longest stretch taken for a card's long side
+# (``_closeup_estimate``): a fan of three cards close to the camera is two and a half (until 2026-12-06: 2.5, and
+# such a fan on a striped rug, 2.51, was read at a twentieth of its size).
+CLOSE_CARDS = 3.0
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
 
@@ -1160,8 +1164,8 @@ def _row_estimate(blobs: Sequence[Blob], area_img: float) -> float:
 
 def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     """Card width from the biggest paper region when it is too big for a hand at table distance (over 5 % of
-    the picture, under half of it) and, taking its longest straight stretch for a card's long side, one or two
-    cards big; else 0."""
+    the picture, under half of it) and, taking its longest straight stretch for a card's long side, half a card to
+    ``CLOSE_CARDS`` cards big; else 0."""
     big = [b for b in blobs if 0.05 * area_img < b[1] <= 0.5 * area_img]
     if not big:
         return 0.0
@@ -1172,12 +1176,18 @@ def _closeup_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     cw = longest_stretch(c, peri) / CARD_ASPECT
     if fill >= FITS_FILL and cw > FITS_ACROSS * min(rect[1]):
         return 0.0  # no card that wide fits across the region: its longest stretch runs along a row of cards
-    return cw if 0.5 < a / (cw * cw * CARD_ASPECT) < 2.5 else 0.0
+    return cw if 0.5 < a / (cw * cw * CARD_ASPECT) < CLOSE_CARDS else 0.0
 
 
 def longest_stretch(contour: np.ndarray, perimeter: float) -> float:
     """The longest side of an outline simplified to within 1 % of its perimeter: a card's long side, where one
-    shows whole."""
+    shows whole. The outline is started at its point furthest from its centre: the simplification depends on where
+    it starts, and where ``findContours`` starts depends on how the picture is turned (a close pair of cards on a
+    striped rug said 132 px a card, and 125 turned a quarter round, too small for its area, and went unread)."""
+    pts = contour.reshape(-1, 2)
+    if len(pts) > 2:
+        d = pts.astype(np.float64) - pts.mean(axis=0)
+        contour = np.roll(pts, -int(np.argmax((d * d).sum(axis=1))), axis=0).reshape(-1, 1, 2)
     poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
     return float(np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1).max())
 
