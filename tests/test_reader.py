@@ -286,20 +286,6 @@ def test_an_outlines_longest_stretch_does_not_depend_on_where_the_outline_starts
     assert len(lengths) == 1, lengths
 
 
-def test_the_detectors_levels_count_every_pixel() -> None:
-    """The paper level's ceiling and the mat's colour are quantiles of the whole picture (``detect.quantile``, from
-    a histogram): numpy's inverted-CDF quantile, with and without a mask, and the same turned a quarter round."""
-    from companion.vision.detect import quantile
-
-    rng = np.random.default_rng(5)
-    img = rng.integers(3, 250, (97, 131), dtype=np.uint8)
-    mask = (rng.random(img.shape) < 0.3).astype(np.uint8) * 255
-    for q in (0.0, 0.25, 0.5, 0.995, 1.0):
-        assert quantile(img, q) == float(np.quantile(img, q, method="inverted_cdf"))
-        assert quantile(img, q, mask) == float(np.quantile(img[mask > 0], q, method="inverted_cdf"))
-        assert quantile(np.rot90(img), q) == quantile(img, q)
-
-
 def test_a_close_fan_of_three_reads_the_same_turned_a_quarter_round(reader: Reader) -> None:
     """A real phone photo (the tuning half): a nine, a jack and a jack fanned close to the camera on a striped rug.
     Upright and turned a quarter round, the same three cards are named (turned, the fan's outline gave a card
