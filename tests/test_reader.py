@@ -2827,23 +2827,25 @@ def test_a_spade_or_club_whose_own_ink_is_orange_is_not_named(reader: Reader, mo
 
 def test_a_card_touching_a_named_one_in_a_row_is_read_at_that_cards_corner_turned(
         reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seed 5087, a full row with two stacked slots (jokers dealt): a nine of diamonds lies between a jack and an
-    eight, touching both. Its top-left corner shows in the outline only as the jack's top-right corner, whose frame
-    points into the jack, and a named card's corners were not read again. That corner, one without an index on
-    the jack, is tried turned a right angle off the jack (``TOUCHING_TURNS``): the nine reads."""
+    """Seed 5043, a full row with two stacked slots (no jokers dealt): the jack of hearts touches a card named
+    before it. Its top-left corner shows in the outline only as that card's corner, whose frame points into the
+    named card, and a named card's corners were not read again. That corner, one without an index on the named
+    card, is tried turned a right angle off it (``TOUCHING_TURNS``): the jack reads. (Until 2026-12-06 the test
+    was seed 5087's nine of diamonds; once a hand's outline gave the same card size however the outline started,
+    that nine read without the turn.)"""
     from companion.vision import reader as reader_mod
     from companion.vision.synthetic import render_scene
 
-    sc = render_scene(5087, size=(2028, 1520), deck="byronknoll_vector", n_community=5, stacked=2)
-    nine = next(c for c in sc.cards if c.code == "9d")
+    sc = render_scene(5043, size=(2028, 1520), deck="byronknoll_vector", n_community=5, stacked=2, jokers=False)
+    jack = next(c for c in sc.cards if c.code == "Jh")
     cw = _card_width(sc)
     reads = reader.read_still(sc.image)
-    assert _named_near(reads, nine, cw)
+    assert _named_near(reads, jack, cw)
     present = {c.code for c in sc.cards if c.face_up}
     assert {str(r.code) for r in reads if r.code and not r.face_down} <= present
     monkeypatch.setattr(reader_mod, "TOUCHING_TURNS", ())
     monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)  # (the deep pass's further cards in a row find it too)
-    assert not _named_near(reader.read_still(sc.image), nine, cw)
+    assert not _named_near(reader.read_still(sc.image), jack, cw)
 
 
 def test_paper_in_shade_beside_a_card_is_found_but_not_glare_a_chip_or_the_mats_shadow() -> None:
@@ -3226,14 +3228,17 @@ def test_a_hand_first_named_by_the_outline_scan_gets_the_deep_index_search_after
     No index of it read until the outline scan named the queen, so the deep index search (which passes by a hand
     no card was read in: face-down cards' pattern breaks into countless glyph-sized pieces) had not looked at it.
     Once the scan shows the hand face up, the deep pass runs there too (``late_deep``) and names the Th, whose
-    index beside the queen's edge ran into it."""
+    index beside the queen's edge ran into it. (Since 2026-12-06, when a hand's outline gives the same card size
+    wherever the outline starts, the Th reads here without the late deep pass too, and no low-resolution byron
+    tuning scene of seeds 5030-5149 still needs it (the four-colour deck's and the small cards' were scanned in
+    part, none found): the test keeps the ten read, with the pass on and off.)"""
     from companion.vision.synthetic import render_scene
 
     reader = Reader()
     sc = render_scene(5132, size=(2028, 1521), deck="byronknoll_vector", card_height=0.085, jokers=False)
     assert "Th" in {r.code for r in reader.read_still(sc.image)}
     reader.late_deep = False
-    assert "Th" not in {r.code for r in reader.read_still(sc.image)}
+    assert "Th" in {r.code for r in reader.read_still(sc.image)}
 
 
 def test_a_close_up_cards_lone_index_is_searched_for(monkeypatch: pytest.MonkeyPatch) -> None:

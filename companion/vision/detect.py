@@ -199,6 +199,10 @@ LIGHT_HOLE = 0.3  # ...what edges enclose up to this share of the picture is a c
 # everywhere, and what they enclose ran into one region with the cards (dev photos brightened, gamma 0.6: eight
 # more cards read; the paper mask alone finds them, as it does on the same carpet less lit).
 LIGHT_NOT_SPECKLED = True
+# ...where edges cover over this share of the picture's rim (``_rim_share``: the carpet 0.74-0.79; a deck laid out
+# for enrolment, whose ink makes it speckled too, 0; the white-cloth tuning scenes 0.08 at most; the other dev
+# photos 0.28 at most).
+RIM_EDGES = 0.4
 # On a light cloth, thin dark lines in glare are edges too (``_glare_lines``): a pixel this much darker (0..255)
 # than the 3x3 closing of the grey picture, where that is EDGE_LINE_GLARE light at least.
 GLARE_LINES = True
@@ -550,10 +554,12 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     mask = _fill(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     edges: np.ndarray | None = None
     regions: np.ndarray | None = None  # on a light cloth: the regions edges enclose, apart (_edge_mask)
-    if not (det.textured and LIGHT_NOT_SPECKLED) and _light_mat(white, lab):
+    if _light_mat(white, lab):
         edges = _edges(small)
         # Not a deck laid out on a dark mat for enrolment (nearly all cards: edges everywhere; the mat round it).
-        if cv2.countNonZero(edges) < LIGHT_EDGES * edges.size or _rim_lightness(lab) > LIGHT_L:
+        # Nor a speckled surface with edges all along the picture's rim (carpet; LIGHT_NOT_SPECKLED).
+        if (cv2.countNonZero(edges) < LIGHT_EDGES * edges.size or _rim_lightness(lab) > LIGHT_L) and not (
+                LIGHT_NOT_SPECKLED and det.textured and _rim_share(edges) > RIM_EDGES):
             det.light = True  # what edges enclose, and the paper short of the cloth itself
             if GLARE_LINES:
                 edges = cv2.bitwise_or(edges, _glare_lines(small))
@@ -840,11 +846,21 @@ def _light_mat(white: np.ndarray, lab: np.ndarray) -> bool:
     return cv2.countNonZero(white) > LIGHT_PAPER * white.size or float(np.median(lab[::4, ::4, 0])) > LIGHT_L
 
 
+def _rim(channel: np.ndarray) -> np.ndarray:
+    """The pixels of a band along the picture's edges, 3 % of its shorter side wide (the corners twice)."""
+    b = max(1, int(0.03 * min(channel.shape[:2])))
+    return np.concatenate([channel[:b].ravel(), channel[-b:].ravel(), channel[:, :b].ravel(), channel[:, -b:].ravel()])
+
+
 def _rim_lightness(lab: np.ndarray) -> float:
-    """The median Lab L of a band along the picture's edges, 3 % of its shorter side wide."""
-    b = max(1, int(0.03 * min(lab.shape[:2])))
-    rim = np.concatenate([lab[:b, :, 0].ravel(), lab[-b:, :, 0].ravel(), lab[:, :b, 0].ravel(), lab[:, -b:, 0].ravel()])
-    return float(np.median(rim))
+    """The median Lab L of the picture's rim (``_rim``)."""
+    return float(np.median(_rim(lab[:, :, 0])))
+
+
+def _rim_share(mask: np.ndarray) -> float:
+    """The share of the picture's rim (``_rim``) that ``mask`` covers."""
+    rim = _rim(mask)
+    return float(np.count_nonzero(rim)) / max(1, rim.size)
 
 
 def _without_chips(contour: np.ndarray, regions: np.ndarray, card_area: float) -> list[np.ndarray]:
