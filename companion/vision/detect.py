@@ -32,7 +32,7 @@ CARD_ASPECT = 1.4  # long side / short side of a poker card (88 x 63 mm)
 SQUAT = 1.28  # a lone card-shaped blob squatter than this (long / short side) is likelier a tight fan of two
 WORK_SIDE = 960  # the longer side of the low-resolution working image
 SHARP_STEP = 30  # paperness gradient (0..255) over which an outline is a sharp step: paper's edge, not glare
-# ...or where the outline's convex hull runs within two pixels of such a step along this share of it (``_sharp_hull``:
+# ...or where the outline's convex hull runs within two pixels of such a step along this share of it (``_sharp_share``:
 # two cards, the one on top casting a shadow on the other through a gap, their outline running into the shadow;
 # the dev photos at twice their size lost such pairs as glare). Not for paper over LIGHT_HOLE of the picture: a
 # light cloth's hull is its hem against the floor.
@@ -238,9 +238,11 @@ def white_mask(small: np.ndarray, paperness: tuple[np.ndarray, np.ndarray, np.nd
     # is looked for within two pixels too, along most of the outline (a chip beside a glare spot gets there
     # along well under half of it).
     near_step = cv2.dilate(step, np.ones((5, 5), np.uint8))
-    soft = [c for c in cnts if not _sharp(c, step) and not _sharp(c, near_step, share=0.5)
-            and not (cv2.contourArea(c) < LIGHT_HOLE * w.size and _sharp_hull(c, near_step))]
     area_img = w.shape[0] * w.shape[1]
+    # Paper whose outline wanders inside it (into a shadow one card casts on another, through a gap between them)
+    # is paper still where its convex hull runs along a sharp step (HULL_SHARP): a glare spot's hull fades out.
+    soft = [c for c in cnts if not _sharp(c, step) and not _sharp(c, near_step, share=0.5)
+            and not (cv2.contourArea(c) < LIGHT_HOLE * area_img and _sharp_share(cv2.convexHull(c), step) > HULL_SHARP)]
     if soft:  # a glare spot's core: not paper, even where it saturates; cards in its fade are
         cv2.drawContours(out, soft, -1, 0, -1)
         _cards_in_glare(out, soft, step, near_step, area_img)
@@ -446,22 +448,6 @@ def _sharp(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP, sha
     along more than ``share`` of its length (a third); a glare spot fades out softly."""
     p = contour.reshape(-1, 2)
     return float((step[p[:, 1], p[:, 0]] > level).mean()) > share
-
-
-def _sharp_hull(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP) -> bool:
-    """Paper whose outline wanders inside it (into a shadow one card casts on another, through a gap between them)
-    is still paper where its convex hull, walked pixel by pixel, runs along a sharp step over ``HULL_SHARP`` of its
-    length: a glare spot's hull fades out softly."""
-    hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float64)
-    if len(hull) < 3:
-        return False
-    ends = np.roll(hull, -1, axis=0)
-    pts = [a + (np.arange(n) / n)[:, None] * (b - a)
-           for a, b in zip(hull, ends) if (n := int(np.ceil(np.linalg.norm(b - a)))) > 0]
-    p = np.round(np.concatenate(pts)).astype(np.int64)
-    p[:, 0] = p[:, 0].clip(0, step.shape[1] - 1)
-    p[:, 1] = p[:, 1].clip(0, step.shape[0] - 1)
-    return float((step[p[:, 1], p[:, 0]] > level).mean()) > HULL_SHARP
 
 
 def _sharp_share(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP) -> float:
