@@ -271,6 +271,22 @@ def test_cards_on_a_light_carpet_are_found_by_their_paper(reader: Reader, monkey
     assert not any(r.code and not r.face_down for r in Reader().read_still(bright))
 
 
+def test_cards_in_deep_shade_are_found_by_their_stretched_edges(reader: Reader, monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """A real webcam photo (the tuning half) of five cards, two in light and three in the shade of the room's
+    corner, darkened (gamma 1.8, a dimmer room): the shaded cards' paper is below any paper level and their edges
+    too faint for Canny. A second look for outlines on the grey picture raised to ``detect.SHADE_LIFT`` stretches
+    the shade's steps and finds two of them."""
+    from companion.vision import detect
+
+    img = real_photo("train_cam_image48.jpg")
+    dark = cv2.LUT(img, (255.0 * (np.arange(256) / 255.0) ** 1.8).astype(np.uint8))
+    assert sorted(str(r.code) for r in reader.read_still(dark) if r.code and not r.face_down) == [
+        "9h", "Ac", "As", "Jd"]
+    monkeypatch.setattr(detect, "SHADE_LIFT", 0.0)
+    assert sorted(str(r.code) for r in Reader().read_still(dark) if r.code and not r.face_down) == ["9h", "Ac"]
+
+
 def test_an_outlines_longest_stretch_does_not_depend_on_where_the_outline_starts() -> None:
     """The card size a hand or a close-up gives comes from its outline's longest straight side, found by simplifying
     the outline; that depended on the point the outline started at, which depends on how the picture is turned."""

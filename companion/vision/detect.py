@@ -115,6 +115,10 @@ FITS_ACROSS, FITS_FILL = 1.1, 0.75
 # (``_closeup_estimate``): a fan of three cards close to the camera is two and a half (until 2026-12-06: 2.5, and
 # such a fan on a striped rug, 2.51, was read at a twentieth of its size).
 CLOSE_CARDS = 3.0
+# A second look for outlines from edges on the grey picture raised to this power (dark steps stretched: a card in
+# deep shade); 0 for none.
+SHADE_LIFT = 0.5
+LIFT_SIZE = 0.15  # ... and where the card size is known, their short side within this of it
 EDGE_FILL = 0.75  # an edge outline's hull fills this much of its rectangle (a card seen at a slant is a trapezoid)
 MIN_CARD_SIDE = 0.02  # the smallest card looked for, short side over the picture's longer side
 
@@ -618,7 +622,10 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.size_from = "hands"
     else:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
-            det.edge_quads = [q * scale for q in edge_quads(small, [], edges=edges)]
+            quads = edge_quads(small, [], edges=edges)
+            if SHADE_LIFT:
+                quads += edge_quads(small, quads, edges=_edges(small, SHADE_LIFT))
+            det.edge_quads = [q * scale for q in quads]
             if det.edge_quads:
                 det.card_width = float(np.median([short_side(q) for q in det.edge_quads]))
                 det.size_from = "edges"
@@ -704,8 +711,13 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.backs += _loose_backs(other, mask, card_area, scale, dist, white,
                                   cv2.threshold(cv2.add(d1, d2), BACK_CHROMA, 255, cv2.THRESH_BINARY)[1])
         hands: list[np.ndarray] = []
-        det.edge_quads = [q * scale for q in edge_quads(small, [q / scale for q in det.quads], card_area, hands,
-                                                        edges)]
+        quads = edge_quads(small, [q / scale for q in det.quads], card_area, hands, edges)
+        if SHADE_LIFT:  # cards in deep shade: their edges, too faint for Canny, stretched; one card's size, not
+            # in a hand found already (an outline round two of its cards read as one hid the other)
+            known = [q / scale for q in det.quads] + quads + [h / scale for h in det.hands]
+            quads += [q for q in edge_quads(small, known, edges=_edges(small, SHADE_LIFT))
+                      if abs(short_side(q) / cw - 1) < LIFT_SIZE]
+        det.edge_quads = [q * scale for q in quads]
         det.edge_hands = [h * scale for h in hands]
     return det
 
@@ -807,9 +819,13 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.
     return out
 
 
-def _edges(small: np.ndarray) -> np.ndarray:
-    """Edges (Canny on the blurred grey picture), a pixel thicker each way so that an outline closes."""
-    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+def _edges(small: np.ndarray, lift: float = 1.0) -> np.ndarray:
+    """Edges (Canny on the blurred grey picture), a pixel thicker each way so that an outline closes. ``lift``
+    under 1: the grey picture raised to that power first (its shade's steps stretched, ``SHADE_LIFT``)."""
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if lift != 1.0:
+        gray = cv2.LUT(gray, (255.0 * (np.arange(256) / 255.0) ** lift).astype(np.uint8))
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
     out: np.ndarray = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
     return out
 
