@@ -287,6 +287,21 @@ def test_cards_in_deep_shade_are_found_by_their_stretched_edges(reader: Reader, 
     assert sorted(str(r.code) for r in Reader().read_still(dark) if r.code and not r.face_down) == ["9h", "Ac"]
 
 
+def test_cards_on_a_lit_cream_folder_are_parted_from_it_by_their_whiteness(reader: Reader,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real phone photo (the tuning half) of four cards on a cream folder, brightened (gamma 0.6): the folder is
+    paper now, and the cards one region with it. Split by brightness its lit half goes with the cards and no
+    card-shaped piece parts off; split by saturation (``detect.TINT_SPLIT``) the cards are the whiter part."""
+    from companion.vision import detect
+
+    img = real_photo("train_IMG_2579.JPG")
+    bright = cv2.LUT(img, (255.0 * (np.arange(256) / 255.0) ** 0.6).astype(np.uint8))
+    assert sorted(str(r.code) for r in reader.read_still(bright) if r.code and not r.face_down) == [
+        "Jc", "Js", "Td", "Ts"]
+    monkeypatch.setattr(detect, "TINT_SPLIT", False)
+    assert sorted(str(r.code) for r in Reader().read_still(bright) if r.code and not r.face_down) == ["Jc"]
+
+
 def test_an_outlines_longest_stretch_does_not_depend_on_where_the_outline_starts() -> None:
     """The card size a hand or a close-up gives comes from its outline's longest straight side, found by simplifying
     the outline; that depended on the point the outline started at, which depends on how the picture is turned."""

@@ -189,6 +189,7 @@ ON_MAT = 0.002  # share of the picture: paper over the floor this big lying in a
 BIG_PAPER = 0.1  # a paper region this share of the picture may be cards on a light surface (_cards_on_paper)
 CARDS_BRIGHTER = 20  # levels of V - S by which such cards must stand out from the surface
 SURFACE_TINT = 15  # levels of saturation by which that surface must be more tinted than the cards
+TINT_SPLIT = True  # ... and where a split by brightness parts no card off, one by saturation is tried
 # A light cloth (white, pale blue, pink): its paper and the cards' are one region, or the cards in its dimmer parts
 # fall under the paper mask's floor with it. Such a picture has paper over LIGHT_PAPER of it, or is mostly lighter
 # than LIGHT_L (Lab L, 0-255: the white cloth tuning scenes 160-249, play mats to 154 but three light ones in 80
@@ -414,7 +415,8 @@ def _cards_on_paper(out: np.ndarray, w: np.ndarray, sat: np.ndarray, area_img: i
     such a region (over BIG_PAPER of the picture, not itself card-shaped) splits by Otsu on ``w`` into a
     clearly brighter part (CARDS_BRIGHTER levels apart) that is also whiter (the rest SURFACE_TINT levels more
     saturated: light fading across a close hand of cards leaves the paper's tint alone) with a card-shaped
-    piece, only that brighter part is paper."""
+    piece, only that brighter part is paper. Failing that (TINT_SPLIT), the same by Otsu on saturation: the whiter
+    part, no darker than the rest, SURFACE_TINT levels less saturated, with a card-shaped piece."""
     cnts, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in cnts:
         a = cv2.contourArea(c)
@@ -428,23 +430,34 @@ def _cards_on_paper(out: np.ndarray, w: np.ndarray, sat: np.ndarray, area_img: i
         inside = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(inside, [c], -1, 255, -1, offset=(-x, -y))
         inside &= roi
-        vals = wr[inside > 0]
-        t, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        hi = (wr > t) & (inside > 0)
-        lo = (wr <= t) & (inside > 0)
-        if not hi.any() or not lo.any() or float(wr[hi].mean()) - float(wr[lo].mean()) < CARDS_BRIGHTER or \
-                float(sr[lo].mean()) - float(sr[hi].mean()) < SURFACE_TINT:
-            continue
-        bright = _fill(cv2.morphologyEx(hi.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
-                       0.02 * area_img / (bw * bh))
-        pieces, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for p in pieces:  # a card's outline fills its rectangle (its pips may open onto its edge: the hull's)
-            ha = cv2.contourArea(cv2.convexHull(p))
-            (pw, ph) = cv2.minAreaRect(p)[1]
-            if ha >= 0.005 * area_img and ha > 0.9 * pw * ph and cv2.contourArea(p) > 0.6 * ha and \
-                    card_shaped(max(pw, ph) / max(min(pw, ph), 1.0)):
+        for by_tint in (False, True) if TINT_SPLIT else (False,):
+            # Split by brightness (Otsu on ``w``) or, where that parts no card off (the light falls off across the
+            # surface, its lit part as bright as the cards), by saturation: the cards are the whiter part.
+            vals = (sr if by_tint else wr)[inside > 0]
+            t, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            hi = ((sr <= t) if by_tint else (wr > t)) & (inside > 0)
+            lo = ~hi & (inside > 0)
+            if not hi.any() or not lo.any() or float(sr[lo].mean()) - float(sr[hi].mean()) < SURFACE_TINT or \
+                    float(wr[hi].mean()) - float(wr[lo].mean()) < (0.0 if by_tint else CARDS_BRIGHTER):
+                continue
+            bright = _fill(cv2.morphologyEx(hi.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                           0.02 * area_img / (bw * bh))
+            # (By saturation, a piece under half the region: a light book on a stone floor is card-shaped too.)
+            if _card_piece(bright, area_img, 0.5 * a if by_tint else float(area_img)):
                 roi[inside > 0] = bright[inside > 0]
                 break
+
+
+def _card_piece(bright: np.ndarray, area_img: int, most: float) -> bool:
+    """A card-shaped piece in ``bright``: its outline fills its rectangle (its pips may open onto its edge: the
+    hull's), at least 0.005 of the picture and under ``most`` (pixels)."""
+    for p in cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        ha = cv2.contourArea(cv2.convexHull(p))
+        (pw, ph) = cv2.minAreaRect(p)[1]
+        if 0.005 * area_img <= ha < most and ha > 0.9 * pw * ph and cv2.contourArea(p) > 0.6 * ha and \
+                card_shaped(max(pw, ph) / max(min(pw, ph), 1.0)):
+            return True
+    return False
 
 
 def _sharp(contour: np.ndarray, step: np.ndarray, level: float = SHARP_STEP, share: float = 0.35) -> bool:
