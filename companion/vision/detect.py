@@ -636,9 +636,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
     else:
         if corners:  # no paper region looks like a card: cards in shade or on clutter may still show edges
             quads = edge_quads(small, [], edges=edges)
-            if SHADE_LIFT:
-                quads += edge_quads(small, quads, edges=_edges(small, SHADE_LIFT))
-            det.edge_quads = [q * scale for q in quads]
+            det.edge_quads = [q * scale for q in quads + _shade_quads(small, quads)]
             if det.edge_quads:
                 det.card_width = float(np.median([short_side(q) for q in det.edge_quads]))
                 det.size_from = "edges"
@@ -724,12 +722,10 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         det.backs += _loose_backs(other, mask, card_area, scale, dist, white,
                                   cv2.threshold(cv2.add(d1, d2), BACK_CHROMA, 255, cv2.THRESH_BINARY)[1])
         hands: list[np.ndarray] = []
-        quads = edge_quads(small, [q / scale for q in det.quads], card_area, hands, edges)
-        if SHADE_LIFT:  # cards in deep shade: their edges, too faint for Canny, stretched; one card's size, not
-            # in a hand found already (an outline round two of its cards read as one hid the other)
-            known = [q / scale for q in det.quads] + quads + [h / scale for h in det.hands]
-            quads += [q for q in edge_quads(small, known, edges=_edges(small, SHADE_LIFT))
-                      if abs(short_side(q) / cw - 1) < LIFT_SIZE]
+        found = [q / scale for q in det.quads]
+        quads = edge_quads(small, found, card_area, hands, edges)
+        # (Not in a hand found already: an outline round two of its cards, read as one, hid the other.)
+        quads += _shade_quads(small, found + quads + [h / scale for h in det.hands], cw)
         det.edge_quads = [q * scale for q in quads]
         det.edge_hands = [h * scale for h in hands]
     return det
@@ -830,6 +826,16 @@ def edge_quads(small: np.ndarray, known: list[np.ndarray], card_area: float = 0.
             continue
         out.append(q)
     return out
+
+
+def _shade_quads(small: np.ndarray, known: list[np.ndarray], cw: float | None = None) -> list[np.ndarray]:
+    """The second look for card outlines (``edge_quads``), on edges of the grey picture raised to ``SHADE_LIFT``:
+    cards in deep shade, their edges too faint for Canny. Where the card size ``cw`` is known (working pixels),
+    only outlines whose short side is within ``LIFT_SIZE`` of it. None where ``SHADE_LIFT`` is 0."""
+    if not SHADE_LIFT:
+        return []
+    quads = edge_quads(small, known, edges=_edges(small, SHADE_LIFT))
+    return [q for q in quads if cw is None or abs(short_side(q) / cw - 1) < LIFT_SIZE]
 
 
 def _edges(small: np.ndarray, lift: float = 1.0) -> np.ndarray:
