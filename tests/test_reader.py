@@ -1066,7 +1066,7 @@ def test_an_edge_outline_taken_in_with_a_cards_halo_is_read_shrunk(
     """A small community card in a glare spot (its paper mask notched by its pips, or joined to its neighbour)
     is found only from its edges, and the edges enclosed the blurred halo round it: an outline a sixth too big,
     whose corners start off the card. Read again shrunk about its centre (``EDGE_SHRINK``), the glyphs read it;
-    without that, they do not. (The whole-corner classifier, trained on frames as far off, reads it either way.)"""
+    without that (and without the pips' last look, ``edge_pips``), they do not. (The whole-corner classifier, trained on frames as far off, reads it either way.)"""
     from companion.vision import reader as reader_mod
     sc = _tuning_scene(seed, "byronknoll_vector", small=True)
     card = next(c for c in sc.cards if c.code == code)
@@ -1075,6 +1075,7 @@ def test_an_edge_outline_taken_in_with_a_cards_halo_is_read_shrunk(
     monkeypatch.setattr(reader, "corner_net", None)
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(reader_mod, "EDGE_SHRINK", ())
+    monkeypatch.setattr(reader, "edge_pips", False)  # the pips of a number card can name it too: not this test's
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -3397,3 +3398,20 @@ def test_a_corner_inside_the_outline_of_a_card_beneath_is_scanned(monkeypatch: p
     assert "5h" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "CROWDED_UNDER", False)
     assert "5h" not in {r.code for r in reader.read_still(sc.image)}
+
+
+def test_a_card_outline_found_from_edges_alone_is_named_by_its_pips(reader: Reader) -> None:
+    """A real webcam picture (the tuning half) turned half round: a dim nine of spades on carpet. Its paper breaks
+    into pieces, so only its edges give its outline, and neither soft corner reads; its nine pips, one suit's
+    shape in a nine's layout, name it. Without that last look (``edge_pips`` off) the card goes unnamed."""
+    img = cv2.rotate(real_photo("train_cam_image41.jpg"), cv2.ROTATE_180)
+    box = (478, 43, 642, 268)  # the nine, in the turned picture
+
+    def here(rd: Reader) -> list[str]:
+        return [str(r.code) for r in rd.read_still(img) if r.code and not r.face_down
+                and box[0] <= r.centre[0] <= box[2] and box[1] <= r.centre[1] <= box[3]]
+
+    assert here(reader) == ["9s"]
+    bare = Reader(reader.model_dir)
+    bare.edge_pips = False
+    assert here(bare) == []

@@ -403,6 +403,8 @@ class Reader:
         self.faced_backs = True
         # Name a lone whole card whose index did not read by its pips (``_read_pips``).
         self.pip_reads = True
+        # ...and an outline found from edges alone, a card big, whose corners did not read (EDGE_PIPS).
+        self.edge_pips = True
         # Name a slid frame's card where its glyphs and the classifier agree a little under the usual margin, or
         # the classifier, half believing it, says it surely about that frame (``_read_slid``).
         self.slid_agree = True
@@ -588,6 +590,12 @@ class Reader:
                     break
                 c = quad.mean(axis=0)
                 read = self._read_quad(image, (c + f * (quad - c)).astype(np.float32), both=True)
+            if (read.code is None and not read.face_down and self.edge_pips and det.size_from in SURE_SIZES
+                    and abs(short_side(quad) / max(det.card_width, 1.0) - 1) < PIP_SIZE):
+                # A card's outline from its edges whose corners did not read (a dim card on carpet, a soft
+                # index): its pips, as for a lone whole card (``_read_pips``; a card-sized outline on clutter
+                # rarely lays out a number card's pips, all of one suit's shape).
+                read = self._read_pips(image, read) or read
             if read.code is not None and not read.face_down:
                 out.append(read)
                 edge_named.append(short_side(read.quad))
