@@ -403,7 +403,7 @@ class Reader:
         self.faced_backs = True
         # Name a lone whole card whose index did not read by its pips (``_read_pips``).
         self.pip_reads = True
-        # ...and an outline found from edges alone, a card big, whose corners did not read (EDGE_PIPS).
+        # ...and an outline found from edges alone, about a card big, whose corners did not read.
         self.edge_pips = True
         # Name a slid frame's card where its glyphs and the classifier agree a little under the usual margin, or
         # the classifier, half believing it, says it surely about that frame (``_read_slid``).
