@@ -1536,6 +1536,23 @@ def test_a_fanned_card_is_read_beside_the_card_named_next_to_it(
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+@pytest.mark.parametrize("seed,code", [(5197, "Jd"), (5237, "Jh")])
+def test_a_tight_fans_next_card_is_read_at_the_finer_slides(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, seed: int, code: str) -> None:
+    """From the lower-resolution camera, a fan whose next card lies a fifth of a card along, or between the steps
+    once tried (0.27, 0.36, 0.45 of a card), beside the card named: at the nearest of those the glyphs did not read.
+    At the finer steps (``reader.SLIDES``) the card is named, and nowhere else; at the old ones it is not."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(seed, "byronknoll_vector", low=True)
+    card = next(c for c in sc.cards if c.code == code)
+    assert card.zone != "community"
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, card, _card_width(sc))
+    assert all(r.code != code or _named_near([r], card, _card_width(sc)) for r in reads)
+    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_a_slid_frame_is_named_only_where_the_corner_classifier_names_the_same_card(
         reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     """A frame beside a named card (``reader.SLIDES``) that lands on a card's edge line and a pip reads a jack of
@@ -1657,6 +1674,7 @@ def test_a_corner_the_network_names_alike_but_never_surely_is_named(
     monkeypatch.setattr(reader_mod, "REFINE_POOLED_MIN", 2.0)
     monkeypatch.setattr(reader_mod, "REFINE_POOLED_UNDER", 2.0)  # (inside a card named from a guessed corner)
     monkeypatch.setattr(reader, "scan_refine", False)  # (the outline scan's second look names the 7d surely)
+    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))  # (the finer slides find the Qs too)
     assert not _named_near(reader.read_still(sc.image), card, cw)
 
 
@@ -3012,6 +3030,7 @@ def test_a_hand_with_one_card_read_is_scanned_along_its_outline(reader: Reader,
     jack = next(c for c in sc.cards if c.code == "Jh")
     assert any(r.code == "Jh" and np.linalg.norm(r.centre - jack.centre) < 0.5 * _card_width(sc)
                for r in reader.read_still(sc.image))
+    monkeypatch.setattr(reader_module, "SLIDES", (0.27, 0.36, 0.45))  # (the finer slides find the jack too)
     monkeypatch.setattr(reader, "scan_outlines", False)
     assert not any(r.code == "Jh" for r in reader.read_still(sc.image))
     monkeypatch.setattr(reader, "scan_outlines", True)
@@ -3048,6 +3067,7 @@ def test_the_outline_scan_also_looks_a_little_outside_each_turn(reader: Reader, 
     card widths further out (``index_search.SCAN_OUTSETS``), the card is named at its place; at the turn alone,
     not."""
     from companion.vision import index_search
+    from companion.vision import reader as reader_mod
     from companion.vision.synthetic import render_scene
 
     sc = render_scene(seed, size=(2028, 1520), deck="byronknoll_vector", card_height=0.085, jokers=False)
@@ -3055,6 +3075,7 @@ def test_the_outline_scan_also_looks_a_little_outside_each_turn(reader: Reader, 
     assert card.zone != "community"
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(index_search, "SCAN_OUTSETS", (0.0,))
+    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))  # the finer slides beside a named card find it too
     assert not any(r.code == code for r in reader.read_still(sc.image))
 
 
@@ -3226,12 +3247,16 @@ def test_the_outline_scan_reads_again_about_a_corner_the_classifier_half_believe
     assert "2c" not in {r.code for r in reader.read_still(sc.image)}
 
 
-def test_a_slid_frame_is_named_where_its_glyphs_and_the_corner_classifier_agree() -> None:
+def test_a_slid_frame_is_named_where_its_glyphs_and_the_corner_classifier_agree(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Seed 5209 (the four-colour training deck on a white cloth): the Qh of a fan shows its index where a frame
     slid beside the card named next to it looks. Its glyphs say Qh at 0.72, under the far frames' margin (0.75),
-    and the corner classifier says Qh at 0.93 there: two opinions that agree name it (``slid_agree``)."""
+    and the corner classifier says Qh at 0.93 there: two opinions that agree name it (``slid_agree``). (At the
+    slides of before 2026-12-06: the finer ones find a frame where the glyphs alone clear the margin.)"""
+    from companion.vision import reader as reader_mod
     from companion.vision.synthetic import render_scene
 
+    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))
     reader = Reader()
     sc = render_scene(5209, size=(2028, 1520), deck="saulspatz_gang4colour", mat="white_cloth", jokers=False)
     assert "Qh" in {r.code for r in reader.read_still(sc.image)}

@@ -170,8 +170,11 @@ TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
 # (Tuning scenes, seeds 5030-5069 of both tuning decks, 5070-5109 at low resolution: pocket cards +26 of about
 # 2,330 with the second opinion below, none wrong, the real photos' dev half unchanged. Before that opinion, in
 # fewer hands: 0.27 and 0.36 alone read 2 fewer, and so did reading each frame without the guessed corners'
-# jitter, both at low resolution.)
-SLIDES = (0.27, 0.36, 0.45)
+# jitter, both at low resolution.) Until 2026-12-06 (0.27, 0.36, 0.45): a tight fan's next card a fifth of a card
+# along, or one between two steps, was missed at low resolution where the glyphs at the nearest step do not read
+# (tuning seeds 5150-5259 at low resolution: pocket cards +5, none wrong; a step at 0.31 as well named a
+# four-colour jack of clubs as spades there, seed 5210).
+SLIDES = (0.18, 0.22, 0.27, 0.36, 0.40, 0.45)
 # Such a frame is a guess with neither an outline corner nor a glyph pair behind it: its card is named only where the
 # corner classifier, on the same frame, names the same card too (at any confidence; SLID_SECOND). Reading frames in
 # more hands (a card named from both corners counted once) gave 3 wrong reads in 36 on the tuning scenes, an edge
