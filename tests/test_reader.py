@@ -783,6 +783,11 @@ def _card_width(sc: Scene) -> float:
     return float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
 
 
+# The steps beside a named card before 2026-12-06 (``reader.SLIDES``): tests of other routes to a card the finer steps
+# also reach pin these.
+SLIDES_BEFORE = (0.27, 0.36, 0.45)
+
+
 def _named_near(reads: list[CardRead], card: CardTruth, within: float) -> bool:
     """A read names ``card`` with its centre less than ``within`` pixels from the card's."""
     return any(r.code == card.code and np.linalg.norm(r.centre - card.centre) < within for r in reads)
@@ -1066,7 +1071,8 @@ def test_an_edge_outline_taken_in_with_a_cards_halo_is_read_shrunk(
     """A small community card in a glare spot (its paper mask notched by its pips, or joined to its neighbour)
     is found only from its edges, and the edges enclosed the blurred halo round it: an outline a sixth too big,
     whose corners start off the card. Read again shrunk about its centre (``EDGE_SHRINK``), the glyphs read it;
-    without that (and without the pips' last look, ``edge_pips``), they do not. (The whole-corner classifier, trained on frames as far off, reads it either way.)"""
+    without that (and without the pips' last look, ``edge_pips``), they do not. (The whole-corner classifier,
+    trained on frames as far off, reads it either way.)"""
     from companion.vision import reader as reader_mod
     sc = _tuning_scene(seed, "byronknoll_vector", small=True)
     card = next(c for c in sc.cards if c.code == code)
@@ -1549,7 +1555,7 @@ def test_a_tight_fans_next_card_is_read_at_the_finer_slides(
     reads = reader.read_still(sc.image)
     assert _named_near(reads, card, _card_width(sc))
     assert all(r.code != code or _named_near([r], card, _card_width(sc)) for r in reads)
-    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))
+    monkeypatch.setattr(reader_mod, "SLIDES", SLIDES_BEFORE)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -1674,7 +1680,7 @@ def test_a_corner_the_network_names_alike_but_never_surely_is_named(
     monkeypatch.setattr(reader_mod, "REFINE_POOLED_MIN", 2.0)
     monkeypatch.setattr(reader_mod, "REFINE_POOLED_UNDER", 2.0)  # (inside a card named from a guessed corner)
     monkeypatch.setattr(reader, "scan_refine", False)  # (the outline scan's second look names the 7d surely)
-    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))  # (the finer slides find the Qs too)
+    monkeypatch.setattr(reader_mod, "SLIDES", SLIDES_BEFORE)  # (the finer slides find the Qs too)
     assert not _named_near(reader.read_still(sc.image), card, cw)
 
 
@@ -3030,7 +3036,7 @@ def test_a_hand_with_one_card_read_is_scanned_along_its_outline(reader: Reader,
     jack = next(c for c in sc.cards if c.code == "Jh")
     assert any(r.code == "Jh" and np.linalg.norm(r.centre - jack.centre) < 0.5 * _card_width(sc)
                for r in reader.read_still(sc.image))
-    monkeypatch.setattr(reader_module, "SLIDES", (0.27, 0.36, 0.45))  # (the finer slides find the jack too)
+    monkeypatch.setattr(reader_module, "SLIDES", SLIDES_BEFORE)  # (the finer slides find the jack too)
     monkeypatch.setattr(reader, "scan_outlines", False)
     assert not any(r.code == "Jh" for r in reader.read_still(sc.image))
     monkeypatch.setattr(reader, "scan_outlines", True)
@@ -3075,7 +3081,7 @@ def test_the_outline_scan_also_looks_a_little_outside_each_turn(reader: Reader, 
     assert card.zone != "community"
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(index_search, "SCAN_OUTSETS", (0.0,))
-    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))  # the finer slides beside a named card find it too
+    monkeypatch.setattr(reader_mod, "SLIDES", SLIDES_BEFORE)  # the finer slides beside a named card find it too
     assert not any(r.code == code for r in reader.read_still(sc.image))
 
 
@@ -3256,7 +3262,7 @@ def test_a_slid_frame_is_named_where_its_glyphs_and_the_corner_classifier_agree(
     from companion.vision import reader as reader_mod
     from companion.vision.synthetic import render_scene
 
-    monkeypatch.setattr(reader_mod, "SLIDES", (0.27, 0.36, 0.45))
+    monkeypatch.setattr(reader_mod, "SLIDES", SLIDES_BEFORE)
     reader = Reader()
     sc = render_scene(5209, size=(2028, 1520), deck="saulspatz_gang4colour", mat="white_cloth", jokers=False)
     assert "Qh" in {r.code for r in reader.read_still(sc.image)}

@@ -594,7 +594,7 @@ class Reader:
                 c = quad.mean(axis=0)
                 read = self._read_quad(image, (c + f * (quad - c)).astype(np.float32), both=True)
             if (read.code is None and not read.face_down and self.edge_pips and det.size_from in SURE_SIZES
-                    and abs(short_side(quad) / max(det.card_width, 1.0) - 1) < PIP_SIZE):
+                    and _pip_sized(quad, det.card_width)):
                 # A card's outline from its edges whose corners did not read (a dim card on carpet, a soft
                 # index): its pips, as for a lone whole card (``_read_pips``; a card-sized outline on clutter
                 # rarely lays out a number card's pips, all of one suit's shape).
@@ -672,7 +672,7 @@ class Reader:
                 if again.code is None or again.face_down:
                     again = self._read_scaled(image, r) or again
                 if (again.code is None or again.face_down) and self.pip_reads and id(r) not in from_corners and \
-                        abs(short_side(r.quad) / max(det.card_width, 1.0) - 1) < PIP_SIZE:
+                        _pip_sized(r.quad, det.card_width):
                     # Last, its pips (a soft or ghosted index; no card read in it, so no hand of two).
                     again = self._read_pips(image, r) or again
                 if again.code is not None and not again.face_down:
@@ -1680,6 +1680,12 @@ def _index_share(reads: Sequence[CardRead], card_w: float) -> float:
                  float(np.linalg.norm(r.index_box[2] - r.index_box[1])))
              for r in reads if r.code is not None and not r.face_down and r.index_box is not None]
     return float(np.median(sides)) / max(card_w, 1.0) if len(sides) >= 2 else float("inf")
+
+
+def _pip_sized(quad: np.ndarray, card_w: float) -> bool:
+    """An outline about one card big (its short side within ``PIP_SIZE`` of ``card_w``): one that may be named by its
+    pips (a pair side by side, 1.4 times a card, can lay out a four's pips)."""
+    return abs(short_side(quad) / max(card_w, 1.0) - 1) < PIP_SIZE
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:
