@@ -793,12 +793,20 @@ def _named_near(reads: list[CardRead], card: CardTruth, within: float) -> bool:
     return any(r.code == card.code and np.linalg.norm(r.centre - card.centre) < within for r in reads)
 
 
+def _without_locator(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> None:
+    """The index locator off (``Reader._read_located``), in ``reader`` and in every reader made after: it finds
+    many of the cards that the older routes' tests show unread without their route."""
+    from companion.vision import reader as reader_mod
+    monkeypatch.setattr(reader_mod, "load_locator", lambda model_dir: None)
+    monkeypatch.setattr(reader, "locator", None)
+
+
 def _without_later_routes(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> None:
     """Switch off the routes to a pocket card added after the older tests' mechanisms (reading beside a card
     named next to it, ``reader.SLIDES``; the deep index search's third and fourth frames, ``DEEP_READS``; the
     last pass, the scan along a hand's outline, ``Reader.scan_outlines``; the deep pass's further cards where a
     hand leaves more than a card's area uncovered, ``DEEP_CARDS``; edge regions reaching beyond their hand,
-    ``LOOSE_BEYOND_HANDS``): they find some of those tests' cards too, and a test of one mechanism shows what that
+    ``LOOSE_BEYOND_HANDS``; the index locator, ``Reader._read_located``): they find some of those tests' cards too, and a test of one mechanism shows what that
     one reads alone."""
     from companion.vision import reader as reader_mod
     monkeypatch.setattr(reader_mod, "SLIDES", ())
@@ -806,6 +814,7 @@ def _without_later_routes(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> No
     monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)
     monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)
     monkeypatch.setattr(reader, "scan_outlines", False)
+    _without_locator(monkeypatch, reader)
 
 
 def test_a_court_card_whose_index_reads_a_rank_is_never_called_face_down(reader: Reader) -> None:
@@ -1521,6 +1530,7 @@ def test_an_outline_corner_squared_up_on_the_wrong_card_is_turned_onto_its_hands
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(reader_mod, "TURNS", 0)
     monkeypatch.setattr(reader, "scan_outlines", False)  # (the last pass, the outline scan, finds the six too)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc)) != only_so
 
 
@@ -1539,6 +1549,7 @@ def test_a_fanned_card_is_read_beside_the_card_named_next_to_it(
     assert _named_near(reads, card, _card_width(sc))
     assert all(r.code != code or _named_near([r], card, _card_width(sc)) for r in reads)  # not named elsewhere
     monkeypatch.setattr(reader_mod, "SLIDES", ())
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -1556,6 +1567,7 @@ def test_a_tight_fans_next_card_is_read_at_the_finer_slides(
     assert _named_near(reads, card, _card_width(sc))
     assert all(r.code != code or _named_near([r], card, _card_width(sc)) for r in reads)
     monkeypatch.setattr(reader_mod, "SLIDES", SLIDES_BEFORE)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -2025,6 +2037,7 @@ def test_a_pocket_corner_whose_glyphs_come_apart_is_read_whole_at_the_end(reader
     never = Reader()
     never._read_unnamed = lambda image, reads, card_w, guessed=frozenset(): reads  # type: ignore[method-assign]
     never.scan_outlines = False  # (the outline scan, after, reads some of them too)
+    never.locator = None  # (and the index locator)
     never.slid_agree = False  # (and so do the slid frames' two opinions)
     assert not _named_near(never.read_still(sc.image), card, _card_width(sc))
 
@@ -2094,6 +2107,7 @@ def test_the_corner_classifier_also_reads_a_whole_card_from_its_outline_shrunk(
     # and outside its corners, and the eight reads there.)
     monkeypatch.setattr(reader, "scan_outlines", False)
     monkeypatch.setattr(reader, "pip_reads", False)  # (nor its pips: an eight's count names it)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -2721,6 +2735,7 @@ def test_a_soft_index_the_corner_classifier_names_at_every_scale_is_named(reader
     monkeypatch.setattr(reader_mod, "NET_POOLED_MIN", 2.0)
     monkeypatch.setattr(reader, "pip_reads", False)  # (its nine pips name it too)
     monkeypatch.setattr(reader, "scan_refine", False)  # (and the outline scan's second look about its corner)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not nine(reader.read_still(soft))
 
 
@@ -2743,6 +2758,7 @@ def test_an_index_inside_the_outline_of_a_card_named_from_its_corner_is_read(rea
     monkeypatch.setattr(reader_mod, "UNDER_FRAMES", 0)
     monkeypatch.setattr(reader, "scan_refine", False)
     monkeypatch.setattr(reader, "slid_agree", False)  # (so does a slid frame's second look)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
@@ -3038,6 +3054,7 @@ def test_a_hand_with_one_card_read_is_scanned_along_its_outline(reader: Reader,
                for r in reader.read_still(sc.image))
     monkeypatch.setattr(reader_module, "SLIDES", SLIDES_BEFORE)  # (the finer slides find the jack too)
     monkeypatch.setattr(reader, "scan_outlines", False)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not any(r.code == "Jh" for r in reader.read_still(sc.image))
     monkeypatch.setattr(reader, "scan_outlines", True)
     monkeypatch.setattr(reader_module, "SCAN_NET_MIN", 1.01)
@@ -3062,6 +3079,7 @@ def test_a_tight_fan_taken_for_one_card_is_scanned_along_its_outline(reader: Rea
     top = next(c for c in sc.cards if c.code == "Jd")
     assert not any(r.code is None and np.linalg.norm(r.centre - top.centre) < cw for r in reads)
     monkeypatch.setattr(reader, "scan_outlines", False)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not {"Jd", "Ts"} & {r.code for r in reader.read_still(sc.image)}
 
 
@@ -3082,6 +3100,7 @@ def test_the_outline_scan_also_looks_a_little_outside_each_turn(reader: Reader, 
     assert _named_near(reader.read_still(sc.image), card, _card_width(sc))
     monkeypatch.setattr(index_search, "SCAN_OUTSETS", (0.0,))
     monkeypatch.setattr(reader_mod, "SLIDES", SLIDES_BEFORE)  # the finer slides beside a named card find it too
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert not any(r.code == code for r in reader.read_still(sc.image))
 
 
@@ -3233,6 +3252,7 @@ def test_the_outline_scan_looks_at_a_hand_of_two_cards_read_where_paper_no_read_
     sc = _stacked_row(5107, "byronknoll_vector")
     assert "Th" in {r.code for r in reader.read_still(sc.image)}
     reader.scan_crowded = False
+    reader.locator = None  # (the index locator finds it too)
     assert "Th" not in {r.code for r in reader.read_still(sc.image)}
 
 
@@ -3250,6 +3270,7 @@ def test_the_outline_scan_reads_again_about_a_corner_the_classifier_half_believe
     reader.scan_refine = False
     from companion.vision import reader as reader_mod
     monkeypatch.setattr(reader_mod, "LOOSE_BEYOND_HANDS", False)  # (an edge region beyond the hand finds it too)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert "2c" not in {r.code for r in reader.read_still(sc.image)}
 
 
@@ -3267,6 +3288,7 @@ def test_a_slid_frame_is_named_where_its_glyphs_and_the_corner_classifier_agree(
     sc = render_scene(5209, size=(2028, 1520), deck="saulspatz_gang4colour", mat="white_cloth", jokers=False)
     assert "Qh" in {r.code for r in reader.read_still(sc.image)}
     reader.slid_agree = False
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert "Qh" not in {r.code for r in reader.read_still(sc.image)}
 
 
@@ -3428,6 +3450,7 @@ def test_a_corner_inside_the_outline_of_a_card_beneath_is_scanned(monkeypatch: p
     reader = Reader()
     assert "5h" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "CROWDED_UNDER", False)
+    _without_locator(monkeypatch, reader)  # (the index locator finds it too)
     assert "5h" not in {r.code for r in reader.read_still(sc.image)}
 
 

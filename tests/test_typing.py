@@ -16,6 +16,7 @@ STRICT = ["companion/cards.py", "companion/evaluator.py", "companion/batch.py", 
           "companion/vision/reader.py", "companion/vision/reader_glyph.py", "companion/vision/reader_model.py",
           "companion/vision/reader_layout.py", "companion/vision/enrol.py", "companion/vision/glyphs.py",
           "companion/vision/index_search.py", "companion/vision/reader_corner.py", "companion/vision/pips.py",
+          "companion/vision/reader_locator.py",
           "companion/cli/vision_cmd.py"]
 
 

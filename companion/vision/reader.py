@@ -34,6 +34,7 @@ from companion.vision.pips import PipCount, count_pips
 from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
+from companion.vision.reader_locator import load_locator
 from companion.vision.reader_model import load_classifier
 from companion.vision.sources import as_bgr
 
@@ -141,6 +142,14 @@ SCAN_NET_MIN = 0.9
 # widths long (a card's short side, whole): two cards neither of which read (seed 5187 at low resolution: 1.04),
 # not a glare spot joined to chips (0.89), whose outline gave 328 frames and doubled a still's time.
 SCAN_BARE_EDGE = 1.0
+# The index locator's peaks asked of the whole-corner classifier (``_read_located``): at this score or more, at
+# most so many a hand.
+LOCATE_MIN, LOCATE_MOST = 0.3, 12
+LOCATE_POOLED = True
+LOCATE_LOOK = 0.4
+# A peak this near (card widths) a named card's corner is that card's, not asked (as for the far frames: on a white
+# cloth a named ten's other corner was read as 9d, the nine of spades beside it).
+LOCATE_SEEN = FAR_CORNER
 # ... and a hand two cards or more of which read, only at the corners where none of these points (card widths
 # along the frame's x and y axes: the index and the corner's paper) lies on a card read: the lower card of three
 # sticking out past the others, a stacked slot's upper card whose top corners lie on the lower one's paper
@@ -416,6 +425,10 @@ class Reader:
         self.scan_crowded = True
         # Read the outline scan's half-believed frames again about themselves (``_refined``, its sure way only).
         self.scan_refine = True
+        # Then the index locator's frames in a hand that still lacks a card (``_read_located``), where shipped.
+        self.locator = load_locator(d)
+        # ...and in the hands set aside as face-down cards (a face-up hand of court cards can pass for backs).
+        self.locate_backs = True
         # After the scan, the deep index search in a hand no card was read in before it and that still lacks one.
         self.late_deep = True
         # Read a still that named no card again at other card sizes (SIZE_RETRIES), where its size was guessed.
@@ -688,6 +701,11 @@ class Reader:
             scanned = self._read_outline_scan(image, hands, out, det.card_width, from_corners, unread)
             out = _without_tight_fans(out, scanned) + scanned
             from_corners |= {id(r) for r in scanned}
+        if self.locator is not None and self.corner_net is not None and self.search_indices:
+            located = self._read_located(image, hands + (backs if self.locate_backs else []), out,
+                                         det.card_width, from_corners, unread)
+            out = _without_tight_fans(out, located) + located
+            from_corners |= {id(r) for r in located}
         if self.late_deep and bare:
             # A hand no card was read in by the index search, some of whose cards were named since (from a
             # corner frame, by the outline scan): it is face up, and may still hold a card, whose index the deep
@@ -823,7 +841,8 @@ class Reader:
         return _without_tight_fans(reads, new) + new if new else reads
 
     def _refined(self, image: np.ndarray, looked: list[tuple[_Unnamed, tuple[str | None, float]]], have: set[str],
-                 under: AbstractSet[int] = frozenset(), pooled: bool = True) -> dict[str, CardRead]:
+                 under: AbstractSet[int] = frozenset(), pooled: bool = True, look: float = REFINE_LOOK
+                 ) -> dict[str, CardRead]:
         """Cards the corner classifier half believes at a frame ``looked`` at (``REFINE_LOOK`` or more, under
         ``NET_ALONE_MIN``; not in ``have``), read again about that frame, shifted and turned a little: a low-
         resolution outline's corner, or an index search's guess, lies a few hundredths of a card off the card's,
@@ -836,7 +855,7 @@ class Reader:
         assert self.corner_net is not None
         near: dict[str, tuple[float, _Unnamed]] = {}
         for f, (code, conf) in looked:
-            if code is not None and code not in have and REFINE_LOOK <= conf < NET_ALONE_MIN and (
+            if code is not None and code not in have and look <= conf < NET_ALONE_MIN and (
                     code not in near or conf > near[code][0]):
                 near[code] = (conf, f)
         todo: list[tuple[str, _Unnamed]] = []
@@ -1330,6 +1349,61 @@ class Reader:
             if looked:
                 for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
                                              pooled=False).items():
+                    best[code] = r
+            out += best.values()
+            have |= set(best)
+        return out
+
+    def _read_located(self, image: np.ndarray, hands: list[np.ndarray], reads: list[CardRead], card_w: float,
+                      from_corners: set[int], unread: Sequence[np.ndarray] = ()) -> list[CardRead]:
+        """The last look at a hand that may still lack a card (``_lacks_a_card``), and at a card-shaped blob that
+        read as no card and holds none read (``unread``, as the outline scan's): the corner frames the index
+        locator marks there (``reader_locator``, ``LOCATE_MIN`` or more), asked of the whole-corner classifier in one
+        batch. A card is named as the outline scan names one: at ``SCAN_NET_MIN`` or more, not named yet, its card
+        lying ``ON_HAND`` on the hand, its index in no card read whole (``from_corners``: ids of reads that were
+        not) nor at an index read; said at ``REFINE_LOOK`` to ``SCAN_NET_MIN``, read again about that frame
+        (``_refined``, its sure way only). The locator finds the frames geometry misses: a tight fan's rim indices
+        that notch the outline, a hand whose outline runs round a glare streak."""
+        assert self.locator is not None and self.corner_net is not None
+        named = [r for r in reads if self._named(r)]
+        have = {r.code for r in named}
+        whole = [r.quad for r in named if id(r) not in from_corners]
+        boxes = [r.index_box.mean(axis=0) for r in named if r.index_box is not None]
+        corners = np.array([c for r in named for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
+        out: list[CardRead] = []
+        for k, hand in enumerate(list(hands) + list(unread)):
+            if k < len(hands):
+                if not _held(hand, named, card_w) and _longest_edge(hand) < SCAN_BARE_EDGE * card_w:
+                    continue  # no card read and no card's straight edge: glare joined to chips
+                if not _lacks_a_card(hand, named + out, card_w):
+                    continue
+            elif _held(hand, named, card_w):
+                continue
+            frames: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+            for f in self.locator.locate(image, hand, card_w, LOCATE_MIN, LOCATE_MOST):
+                index = f.origin + SCAN_INDEX[0] * f.x_axis + SCAN_INDEX[1] * f.y_axis
+                if any(_inside(index, q) for q in whole) or any(
+                        np.linalg.norm(index - b) < 0.15 * card_w for b in boxes) or (
+                        len(corners) and np.min(np.linalg.norm(corners - f.origin, axis=1)) < LOCATE_SEEN * card_w):
+                    continue
+                quad = _card_at(f.origin, f.x_axis, f.y_axis)
+                if _share_on(quad, hand, card_w) >= ON_HAND:
+                    frames.append((f.origin - OUTSET * (f.x_axis + f.y_axis), f.x_axis, f.y_axis, quad))
+            if not frames:
+                continue
+            said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya, _ in frames]))
+            best: dict[str, CardRead] = {}
+            looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []
+            for (o, xa, ya, quad), (code, conf) in zip(frames, said):
+                if code is None or code in have or (code in best and best[code].confidence >= conf):
+                    continue
+                if conf >= SCAN_NET_MIN:
+                    best[code] = _Unnamed(o, xa, ya, quad, False).named(code, conf)
+                elif conf >= LOCATE_LOOK:
+                    looked.append((_Unnamed(o, xa, ya, quad, False), (code, conf)))
+            if looked:
+                for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
+                                             pooled=LOCATE_POOLED, look=LOCATE_LOOK).items():
                     best[code] = r
             out += best.values()
             have |= set(best)
