@@ -806,8 +806,8 @@ def _without_later_routes(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> No
     named next to it, ``reader.SLIDES``; the deep index search's third and fourth frames, ``DEEP_READS``; the
     last pass, the scan along a hand's outline, ``Reader.scan_outlines``; the deep pass's further cards where a
     hand leaves more than a card's area uncovered, ``DEEP_CARDS``; edge regions reaching beyond their hand,
-    ``LOOSE_BEYOND_HANDS``; the index locator, ``Reader._read_located``): they find some of those tests' cards too, and a test of one mechanism shows what that
-    one reads alone."""
+    ``LOOSE_BEYOND_HANDS``; the index locator, ``Reader._read_located``): they find some of those tests' cards
+    too, and a test of one mechanism shows what that one reads alone."""
     from companion.vision import reader as reader_mod
     monkeypatch.setattr(reader_mod, "SLIDES", ())
     monkeypatch.setattr(reader_mod, "DEEP_READS", 2)
@@ -2037,7 +2037,7 @@ def test_a_pocket_corner_whose_glyphs_come_apart_is_read_whole_at_the_end(reader
     never = Reader()
     never._read_unnamed = lambda image, reads, card_w, guessed=frozenset(): reads  # type: ignore[method-assign]
     never.scan_outlines = False  # (the outline scan, after, reads some of them too)
-    never.locator = None  # (and the index locator)
+    never.locator = None  # (so does the index locator)
     never.slid_agree = False  # (and so do the slid frames' two opinions)
     assert not _named_near(never.read_still(sc.image), card, _card_width(sc))
 

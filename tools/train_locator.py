@@ -230,8 +230,8 @@ def export(net, path: Path) -> None:  # type: ignore[no-untyped-def]
 
 
 def measure(model_dir: Path, seeds: range, min_score: float = 0.3) -> dict[str, float]:
-    """On whole held-out tables, the way the reader asks (``IndexLocator.locate`` round each card's
-    neighbourhood, the scene's true card width): visible index corners marked, and stray peaks per table."""
+    """On whole held-out tables, looked at in tiles of 12 card widths (``IndexLocator.locate``, the scene's true
+    card width): visible index corners marked, and peaks per table that mark no card's corner."""
     from companion.vision.reader_locator import load_locator
     from companion.vision.synthetic import render_scene
 
@@ -243,7 +243,6 @@ def measure(model_dir: Path, seeds: range, min_score: float = 0.3) -> dict[str, 
         sc = render_scene(seed, deck=G.HELD_OUT_DECK, jokers=False, **kind)
         cw, pts = scene_points(sc)
         h, w = sc.image.shape[:2]
-        region = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
         found = []
         # the picture in tiles (the locator's input is at most MAX_SIDE across)
         step = 12 * cw
@@ -253,7 +252,6 @@ def measure(model_dir: Path, seeds: range, min_score: float = 0.3) -> dict[str, 
                                  [tx, min(h, ty + step)]])
                 found += [f for f in loc.locate(sc.image, tile, cw, min_score, most=400)
                           if tx <= f.origin[0] < tx + step and ty <= f.origin[1] < ty + step]
-        del region
         for x, y, c, s, shows in pts:
             if not shows:
                 continue

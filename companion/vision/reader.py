@@ -145,8 +145,11 @@ SCAN_BARE_EDGE = 1.0
 # The index locator's peaks asked of the whole-corner classifier (``_read_located``): at this score or more, at
 # most so many a hand.
 LOCATE_MIN, LOCATE_MOST = 0.3, 12
-LOCATE_POOLED = True
+# A card the classifier says there at LOCATE_LOOK or more (under SCAN_NET_MIN) is read again about that frame
+# (``_refined``), with its pooled rule where LOCATE_POOLED (tuning seeds 5150-5259: +2 from 0.4 rather than
+# REFINE_LOOK, +1 pooled; none wrong).
 LOCATE_LOOK = 0.4
+LOCATE_POOLED = True
 # A peak this near (card widths) a named card's corner is that card's, not asked (as for the far frames: on a white
 # cloth a named ten's other corner was read as 9d, the nine of spades beside it).
 LOCATE_SEEN = FAR_CORNER
@@ -843,12 +846,12 @@ class Reader:
     def _refined(self, image: np.ndarray, looked: list[tuple[_Unnamed, tuple[str | None, float]]], have: set[str],
                  under: AbstractSet[int] = frozenset(), pooled: bool = True, look: float = REFINE_LOOK
                  ) -> dict[str, CardRead]:
-        """Cards the corner classifier half believes at a frame ``looked`` at (``REFINE_LOOK`` or more, under
-        ``NET_ALONE_MIN``; not in ``have``), read again about that frame, shifted and turned a little: a low-
-        resolution outline's corner, or an index search's guess, lies a few hundredths of a card off the card's,
-        and the network, trained on frames at the corner, is far less sure there. Named where one of those frames
-        says the card at ``NET_ALONE_MIN`` or more and ``REFINE_AGREE`` of them say it at all, or where all of them
-        but ``REFINE_ABSTAIN`` say it, none another card, their confidences' geometric mean at
+        """Cards the corner classifier half believes at a frame ``looked`` at (``look``, by default ``REFINE_LOOK``,
+        or more, under ``NET_ALONE_MIN``; not in ``have``), read again about that frame, shifted and turned a
+        little: a low-resolution outline's corner, or an index search's guess, lies a few hundredths of a card off
+        the card's, and the network, trained on frames at the corner, is far less sure there. Named where one of
+        those frames says the card at ``NET_ALONE_MIN`` or more and ``REFINE_AGREE`` of them say it at all, or
+        where all of them but ``REFINE_ABSTAIN`` say it, none another card, their confidences' geometric mean at
         ``REFINE_POOLED_MIN`` or more (``REFINE_POOLED_UNDER`` about a frame in ``under``, ids of frames inside a
         card named from a guessed corner: that card's own pips and lines are there; not where ``pooled`` is
         False); the ``REFINE_PLACES`` likeliest cards, one batch."""
@@ -1287,7 +1290,7 @@ class Reader:
         assert self.corner_net is not None
         named = [r for r in reads if self._named(r)]
         have = {r.code for r in named}
-        corners = np.array([c for r in named for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
+        corners = _corners_of(named)
         whole = [r.quad for r in named if id(r) not in from_corners]
         out: list[CardRead] = []
         for k, hand in enumerate(list(hands) + list(unread)):
@@ -1359,17 +1362,18 @@ class Reader:
         """The last look at a hand that may still lack a card (``_lacks_a_card``), and at a card-shaped blob that
         read as no card and holds none read (``unread``, as the outline scan's): the corner frames the index
         locator marks there (``reader_locator``, ``LOCATE_MIN`` or more), asked of the whole-corner classifier in one
-        batch. A card is named as the outline scan names one: at ``SCAN_NET_MIN`` or more, not named yet, its card
-        lying ``ON_HAND`` on the hand, its index in no card read whole (``from_corners``: ids of reads that were
-        not) nor at an index read; said at ``REFINE_LOOK`` to ``SCAN_NET_MIN``, read again about that frame
-        (``_refined``, its sure way only). The locator finds the frames geometry misses: a tight fan's rim indices
-        that notch the outline, a hand whose outline runs round a glare streak."""
+        batch. A frame is asked only where its index lies in no card read whole (``from_corners``: ids of reads that
+        were not) nor at an index read, its origin not within ``LOCATE_SEEN`` of a named card's corner, and its card
+        lies ``ON_HAND`` on the hand. A card is named as the outline scan names one: at ``SCAN_NET_MIN`` or more, not
+        named yet; said at ``LOCATE_LOOK`` to ``SCAN_NET_MIN``, read again about that frame (``_refined``, its
+        pooled rule where ``LOCATE_POOLED``). The locator finds the frames geometry misses: a tight fan's rim
+        indices that notch the outline, a hand whose outline runs round a glare streak."""
         assert self.locator is not None and self.corner_net is not None
         named = [r for r in reads if self._named(r)]
         have = {r.code for r in named}
         whole = [r.quad for r in named if id(r) not in from_corners]
         boxes = [r.index_box.mean(axis=0) for r in named if r.index_box is not None]
-        corners = np.array([c for r in named for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
+        corners = _corners_of(named)
         out: list[CardRead] = []
         for k, hand in enumerate(list(hands) + list(unread)):
             if k < len(hands):
@@ -1754,6 +1758,11 @@ def _index_share(reads: Sequence[CardRead], card_w: float) -> float:
                  float(np.linalg.norm(r.index_box[2] - r.index_box[1])))
              for r in reads if r.code is not None and not r.face_down and r.index_box is not None]
     return float(np.median(sides)) / max(card_w, 1.0) if len(sides) >= 2 else float("inf")
+
+
+def _corners_of(reads: Sequence[CardRead]) -> np.ndarray:
+    """Every corner of the reads' outlines (n x 2, float64): where a frame stands for a card already named."""
+    return np.array([c for r in reads for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
 
 
 def _pip_sized(quad: np.ndarray, card_w: float) -> bool:
