@@ -122,6 +122,7 @@ def test_a_damaged_or_foreign_locator_is_left_out_with_a_warning(tmp_path) -> No
     ("lo", "byronknoll_vector", 5189, "Kh"),  # named at the located frame at once, or about it
     ("lo", "byronknoll_vector", 5214, "9c"),  # said at 0.4-0.6 there, named about it (LOCATE_LOOK)
     ("lo", "saulspatz_gang4colour", 5255, "Tc"),  # named about it by the pooled rule (LOCATE_POOLED)
+    ("def", "byronknoll_vector", 5200, "Kd"),  # a tight fan read whole as one card: looked inside (LOCATE_IN_LONE)
 ])
 def test_the_locator_finds_a_pocket_card_no_geometry_frames(kind: str, deck: str, seed: int, code: str,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,6 +146,8 @@ def test_the_locator_finds_a_pocket_card_no_geometry_frames(kind: str, deck: str
         monkeypatch.setattr(reader_mod, "LOCATE_LOOK", reader_mod.REFINE_LOOK)
     elif seed == 5255:  # (5189: either)
         monkeypatch.setattr(reader_mod, "LOCATE_POOLED", False)
+    elif seed == 5200:
+        monkeypatch.setattr(reader_mod, "LOCATE_IN_LONE", False)
     else:
         return
     assert code not in {r.code for r in Reader().read_still(sc.image)}

@@ -153,6 +153,9 @@ LOCATE_POOLED = True
 # A peak this near (card widths) a named card's corner is that card's, not asked (as for the far frames: on a white
 # cloth a named ten's other corner was read as 9d, the nine of spades beside it).
 LOCATE_SEEN = FAR_CORNER
+# A hand whose only named card was read whole may be a tight fan of two found as one outline: its peaks are asked
+# inside that card too (the lower card's index peeks out along the rim; tuning seeds 5150-5259: +2, none wrong).
+LOCATE_IN_LONE = True
 # ... and a hand two cards or more of which read, only at the corners where none of these points (card widths
 # along the frame's x and y axes: the index and the corner's paper) lies on a card read: the lower card of three
 # sticking out past the others, a stacked slot's upper card whose top corners lie on the lower one's paper
@@ -1383,10 +1386,15 @@ class Reader:
                     continue
             elif _held(hand, named, card_w):
                 continue
+            shut = whole
+            if LOCATE_IN_LONE and k < len(hands):
+                lone = [r for r in _held(hand, named, card_w) if id(r) not in from_corners]
+                if len(lone) == 1 and len(_held(hand, named + out, card_w)) == 1:
+                    shut = [q for q in whole if q is not lone[0].quad]
             frames: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
             for f in self.locator.locate(image, hand, card_w, LOCATE_MIN, LOCATE_MOST):
                 index = f.origin + SCAN_INDEX[0] * f.x_axis + SCAN_INDEX[1] * f.y_axis
-                if any(_inside(index, q) for q in whole) or any(
+                if any(_inside(index, q) for q in shut) or any(
                         np.linalg.norm(index - b) < 0.15 * card_w for b in boxes) or (
                         len(corners) and np.min(np.linalg.norm(corners - f.origin, axis=1)) < LOCATE_SEEN * card_w):
                     continue
