@@ -1,5 +1,6 @@
 """The index locator (companion/vision/reader_locator.py): its output's decoding, the shipped network on tables
-dealt from the held-out deck, and what a damaged or foreign model file does."""
+dealt from the held-out deck, what a damaged or foreign model file does, and the reader's passes that use it (in
+the hands, inside a lone card read whole, over the paper anywhere)."""
 
 from __future__ import annotations
 
@@ -151,3 +152,68 @@ def test_the_locator_finds_a_pocket_card_no_geometry_frames(kind: str, deck: str
     else:
         return
     assert code not in {r.code for r in Reader().read_still(sc.image)}
+
+
+def test_tiles_cover_the_picture_within_the_locators_reach() -> None:
+    """The whole-picture pass's tiles: each small enough for the locator (which looks at nothing bigger than
+    MAX_SIDE input pixels), together covering the picture so that a card-width square anywhere lies whole in one."""
+    from companion.vision.reader import _tiles
+    from companion.vision.reader_locator import LOC_CW, MAX_SIDE, PAD
+
+    rng = np.random.default_rng(3)
+    for (h, w), cw in (((504, 378), 92.6), ((3040, 4056), 120.0), ((3040, 4056), 260.0), ((1520, 2028), 41.0),
+                       ((90, 120), 200.0)):
+        tiles = _tiles((h, w), cw)
+        assert tiles
+        for t in tiles:
+            side = (t.max(axis=0) - t.min(axis=0) + 2 * PAD * cw) * LOC_CW / cw
+            assert side.max() <= MAX_SIDE, (h, w, cw, side)
+        for _ in range(300):
+            p = rng.uniform([0, 0], [max(w - cw, 1), max(h - cw, 1)])
+            box = np.array([p, np.minimum(p + cw, [w, h])])
+            assert any((t.min(axis=0) <= box[0]).all() and (box[1] <= t.max(axis=0)).all() for t in tiles), p
+
+
+@pytest.mark.parametrize("kind,deck,seed,code", [
+    ("lo", "byronknoll_vector", 5236, "6h"),
+    ("def", "saulspatz_gang4colour", 5154, "Qh"),
+])
+def test_the_whole_picture_pass_finds_a_card_no_hand_showed(kind: str, deck: str, seed: int, code: str) -> None:
+    """Tuning tables (training decks) where a card is read only by the locator over the paper no named card covers
+    (``Reader.locate_everywhere``): without that pass it goes unread; nothing else differs, nothing wrong."""
+    from companion.vision.reader import Reader
+    from companion.vision.synthetic import render_scene
+
+    kw = {"def": {"size": (2028, 1520)}, "lo": {"size": (2028, 1521), "card_height": 0.085}}[kind]
+    sc = render_scene(seed, deck=deck, jokers=False, **kw)
+    reader = Reader()
+    with_it = {r.code for r in reader.read_still(sc.image) if r.code and not r.face_down}
+    reader.locate_everywhere = False
+    without = {r.code for r in reader.read_still(sc.image) if r.code and not r.face_down}
+    assert with_it - without == {code} and without <= with_it
+    assert with_it <= {c.code for c in sc.cards}
+
+
+@pytest.mark.parametrize("name,rank,box", [
+    ("train_cam_image43.jpg", "J", (749, 234, 886, 415)),
+    ("train_IMG_2586.JPG", "Q", (114, 42, 212, 101)),  # a queen half under a game case, on carpet
+])
+def test_the_whole_picture_pass_reads_a_real_card_no_outline_found(name: str, rank: str,
+                                                                   box: tuple[int, ...]) -> None:
+    """Real phone photos (the tuning half): a card the outlines and hands never gave, read from the corner the
+    locator marks on the paper no named card covers; without that pass no card is named there."""
+    from companion.vision.reader import Reader
+    from tests.photos import real_photo
+
+    img = real_photo(name)
+    x0, y0, x1, y1 = box
+
+    def there(reads: list) -> list[str]:  # type: ignore[type-arg]
+        return [r.code for r in reads if r.code and not r.face_down
+                and x0 <= r.centre[0] <= x1 and y0 <= r.centre[1] <= y1]
+
+    reader = Reader()
+    got = there(reader.read_still(img))
+    assert len(got) == 1 and got[0][0] == rank, got
+    reader.locate_everywhere = False
+    assert there(reader.read_still(img)) == []

@@ -156,6 +156,7 @@ class Detection:
     # The paper mask at the working resolution (``white_mask``; None where not computed): what of it no card read
     # explains is searched for cards by their two indices (``Reader._read_index_cards``).
     paper: np.ndarray | None = None
+    work: np.ndarray | None = None  # the working picture itself (BGR, ``scale`` full-resolution pixels a pixel)
     # Regions enclosed by edges, a fifth of a card to three cards big, neither a card's shape nor round nor
     # coloured (full-resolution outlines): part of a hand on a table as light as the cards, which the paper mask
     # cannot part from it. The reader searches those no read explains for lone indices (``Reader._read_loose``).
@@ -531,7 +532,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         small = shrink(image, (int(round(w / scale)), int(round(h / scale))), nearest_first=scale > 2.5)
     else:
         small = image
-    det = Detection(scale=scale)
+    det = Detection(scale=scale, work=small)
     paperness = _paperness(small)
     white = white_mask(small, paperness)
     det.paper = white

@@ -34,7 +34,7 @@ from companion.vision.pips import PipCount, count_pips
 from companion.vision.reader_corner import INPUT_H, INPUT_W, frame_input, load_corner_net
 from companion.vision.reader_glyph import (IndexGlyphs, corner_patch, glyph_box, glyph_colours, glyph_features, ink_map,
                                             locate_index, locate_index_why)
-from companion.vision.reader_locator import load_locator
+from companion.vision.reader_locator import LOC_CW, MAX_SIDE, PAD, Located, load_locator
 from companion.vision.reader_model import load_classifier
 from companion.vision.sources import as_bgr
 
@@ -153,6 +153,18 @@ LOCATE_POOLED = True
 # A peak this near (card widths) a named card's corner is that card's, not asked (as for the far frames: on a white
 # cloth a named ten's other corner was read as 9d, the nine of spades beside it).
 LOCATE_SEEN = FAR_CORNER
+# Last, the locator over the paper no named card covers, anywhere in the picture (``_read_everywhere``): a card no
+# outline nor hand gave (half off the picture, beside a box in a phone photo, a stacked slot's card, a hand on a
+# white cloth). Boxes round each piece of such paper EVERYWHERE_CARDS of a card's area or more, EVERYWHERE_MARGIN
+# card widths wider all round; peaks at EVERYWHERE_MIN or more, EVERYWHERE_MOST a tile; named at EVERYWHERE_NET,
+# read again about the frame from EVERYWHERE_LOOK (``_refined``, pooled as LOCATE_POOLED). The locator reads the
+# working picture where a card is EVERYWHERE_WORK times its input's card width there or more (a cheap resize).
+# Tuning seeds 5150-5259 def/lo +3, dev photos +2, none wrong. Over the whole picture it found twice as many on
+# the tuning seeds but cost 60 ms a 12 MP still (resizing the still alone 44 ms); this costs about 8.
+EVERYWHERE_CARDS, EVERYWHERE_MARGIN = 0.1, 0.3
+EVERYWHERE_MIN, EVERYWHERE_MOST = 0.3, 30
+EVERYWHERE_NET, EVERYWHERE_LOOK = SCAN_NET_MIN, LOCATE_LOOK
+EVERYWHERE_WORK = 1.5
 # A hand whose only named card was read whole may be a tight fan of two found as one outline: its peaks are asked
 # inside that card too (the lower card's index peeks out along the rim; tuning seeds 5150-5259: +2, none wrong).
 LOCATE_IN_LONE = True
@@ -435,6 +447,8 @@ class Reader:
         self.locator = load_locator(d)
         # ...and in the hands set aside as face-down cards (a face-up hand of court cards can pass for backs).
         self.locate_backs = True
+        # ...and, last, over the paper anywhere in the picture that no card named covers (_read_everywhere).
+        self.locate_everywhere = True
         # After the scan, the deep index search in a hand no card was read in before it and that still lacks one.
         self.late_deep = True
         # Read a still that named no card again at other card sizes (SIZE_RETRIES), where its size was guessed.
@@ -712,6 +726,10 @@ class Reader:
                                          det.card_width, from_corners, unread)
             out = _without_tight_fans(out, located) + located
             from_corners |= {id(r) for r in located}
+            if self.locate_everywhere:
+                found = self._read_everywhere(image, out, det)
+                out = _without_tight_fans(out, found) + found
+                from_corners |= {id(r) for r in found}
         if self.late_deep and bare:
             # A hand no card was read in by the index search, some of whose cards were named since (from a
             # corner frame, by the outline scan): it is face up, and may still hold a card, whose index the deep
@@ -1421,6 +1439,61 @@ class Reader:
             have |= set(best)
         return out
 
+    def _read_everywhere(self, image: np.ndarray, reads: list[CardRead], det: Detection) -> list[CardRead]:
+        """The index locator over the paper no named card covers (``_paper_boxes``, each box in tiles the locator
+        can take, ``_tiles``): each peak at ``EVERYWHERE_MIN`` or more whose index lies on no card named and whose
+        origin is not within ``LOCATE_SEEN`` of a named card's corner, asked of the whole-corner classifier in one
+        batch; a card not named yet is named at ``EVERYWHERE_NET`` or more, and from ``EVERYWHERE_LOOK`` read again
+        about its frame (``_refined``)."""
+        assert self.locator is not None and self.corner_net is not None
+        card_w = det.card_width
+        if card_w <= 0:
+            return []
+        named = [r for r in reads if self._named(r)]
+        have = {r.code for r in named}
+        quads = [r.quad for r in named]
+        corners = _corners_of(named)
+        frames: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        seen: list[np.ndarray] = []
+        # From the working picture where a card is wide enough there (a cheap resize), else from the still, shrunk
+        # by halves first (an area average over a 12 MP still's tiles costs tens of ms).
+        s = det.scale if det.work is not None and card_w / det.scale >= EVERYWHERE_WORK * LOC_CW else 1.0
+        src = det.work if s != 1.0 else image
+        assert src is not None
+        located: list[Located] = []
+        for x0, y0, x1, y1 in _paper_boxes(det, [r.quad for r in reads if r.code is not None], image.shape):
+            for tile in _tiles((y1 - y0, x1 - x0), card_w):
+                located += self.locator.locate(src, (tile + [x0, y0]) / s, card_w / s, EVERYWHERE_MIN,
+                                               EVERYWHERE_MOST, fast=s == 1.0)
+        for f in located:
+            f.origin, f.x_axis, f.y_axis = (f.origin + 0.5) * s - 0.5, f.x_axis * s, f.y_axis * s
+            index = f.origin + SCAN_INDEX[0] * f.x_axis + SCAN_INDEX[1] * f.y_axis
+            if any(_inside(index, q) for q in quads) or (len(corners) and np.min(
+                    np.linalg.norm(corners - f.origin, axis=1)) < LOCATE_SEEN * card_w):
+                continue
+            if any(np.linalg.norm(f.origin - o) < FAR_CORNER * card_w for o in seen):
+                continue  # the same corner marked again where two tiles overlap
+            seen.append(f.origin)
+            frames.append((f.origin - OUTSET * (f.x_axis + f.y_axis), f.x_axis, f.y_axis,
+                           _card_at(f.origin, f.x_axis, f.y_axis)))
+        if not frames:
+            return []
+        said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya, _ in frames]))
+        best: dict[str, CardRead] = {}
+        looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []
+        for (o, xa, ya, quad), (code, conf) in zip(frames, said):
+            if code is None or code in have or (code in best and best[code].confidence >= conf):
+                continue
+            if conf >= EVERYWHERE_NET:
+                best[code] = _Unnamed(o, xa, ya, quad, False).named(code, conf)
+            elif conf >= EVERYWHERE_LOOK:
+                looked.append((_Unnamed(o, xa, ya, quad, False), (code, conf)))
+        if looked:
+            for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
+                                         pooled=LOCATE_POOLED, look=EVERYWHERE_LOOK).items():
+                best[code] = r
+        return list(best.values())
+
     def _glyphs_agree(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
                       code: str) -> bool:
         """The glyph reader names ``code`` at ``UNDER_AGREE`` or more at the frame or a little further out
@@ -1768,6 +1841,21 @@ def _index_share(reads: Sequence[CardRead], card_w: float) -> float:
     return float(np.median(sides)) / max(card_w, 1.0) if len(sides) >= 2 else float("inf")
 
 
+def _tiles(shape: tuple[int, ...], card_w: float) -> list[np.ndarray]:
+    """Rectangles (4 x 2, picture pixels) covering a picture of ``shape`` (height, width), each small enough for
+    the index locator at ``card_w`` (``MAX_SIDE`` input pixels with its ``PAD`` round it), overlapping by a card
+    width so that every corner index lies whole in one."""
+    h, w = shape[:2]
+    side = (MAX_SIDE / LOC_CW - 2 * PAD - 0.5) * card_w  # (half a card width spare for rounding)
+    step = max(side - card_w, 1.0)
+    out = []
+    for y0 in np.arange(0.0, max(h - card_w, 1.0), step):
+        for x0 in np.arange(0.0, max(w - card_w, 1.0), step):
+            x1, y1 = min(float(w), x0 + side), min(float(h), y0 + side)
+            out.append(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+    return out
+
+
 def _corners_of(reads: Sequence[CardRead]) -> np.ndarray:
     """Every corner of the reads' outlines (n x 2, float64): where a frame stands for a card already named."""
     return np.array([c for r in reads for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
@@ -1882,6 +1970,25 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
         boxes.insert(at, b)
     return [(max(0, int(x0 * s)), max(0, int(y0 * s)), min(w, int(x1 * s)), min(h, int(y1 * s)))
             for x0, y0, x1, y1 in boxes]
+
+
+def _paper_boxes(det: Detection, named: list[np.ndarray], shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, full-resolution pixels) round each piece of paper ``EVERYWHERE_CARDS`` of a card's
+    area or more that no outline ``named`` covers, ``EVERYWHERE_MARGIN`` card widths wider all round (the mask found
+    at half the working resolution: a box, not an outline, is wanted). The whole picture where there is no paper
+    mask or card size."""
+    h, w = shape[:2]
+    if det.paper is None or det.card_width <= 0:
+        return [(0, 0, w, h)]
+    left = _paper_left(det, named, 3)
+    half = cv2.resize(left, (max(1, left.shape[1] // 2), max(1, left.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    s = det.scale * left.shape[1] / half.shape[1]  # full-resolution pixels a half-mask pixel
+    cw = det.card_width / s
+    _, _, stats, _ = cv2.connectedComponentsWithStats((half > 127).astype(np.uint8), connectivity=8)
+    m = EVERYWHERE_MARGIN * cw
+    return [(max(0, int((x - m) * s)), max(0, int((y - m) * s)), min(w, int((x + bw + m) * s)),
+             min(h, int((y + bh + m) * s)))
+            for x, y, bw, bh, area in stats[1:].tolist() if area >= EVERYWHERE_CARDS * cw * cw * CARD_ASPECT]
 
 
 def _paper_left(det: Detection, outlines: list[np.ndarray], opening: int) -> np.ndarray:

@@ -82,9 +82,10 @@ class IndexLocator:
         return np.asarray(self.net.forward(), np.float32)
 
     def locate(self, image: np.ndarray, region: np.ndarray, card_w: float, min_score: float = 0.3,
-               most: int = 12) -> list[Located]:
+               most: int = 12, fast: bool = False) -> list[Located]:
         """The index corners marked in ``image`` round ``region`` (a polygon, picture pixels) at a card width of
-        ``card_w`` pixels: up to ``most``, best first, each at ``min_score`` or more."""
+        ``card_w`` pixels: up to ``most``, best first, each at ``min_score`` or more. ``fast``: the crop shrunk by
+        halves first (``_shrink``; a little different from one area average, which the network was trained on)."""
         if card_w <= 0:
             return []
         pts = np.asarray(region, np.float64).reshape(-1, 2)
@@ -96,7 +97,7 @@ class IndexLocator:
         w, h = int(round((x1 - x0) * s)), int(round((y1 - y0) * s))
         if w < 2 * STRIDE or h < 2 * STRIDE or max(w, h) > MAX_SIDE:
             return []
-        crop = cv2.resize(image[y0:y1, x0:x1], (w, h), interpolation=cv2.INTER_AREA)
+        crop = _shrink(image[y0:y1, x0:x1], (w, h), card_w / LOC_CW if fast else 1.0)
         W, H = -(-(w + 2 * EDGE) // STRIDE) * STRIDE, -(-(h + 2 * EDGE) // STRIDE) * STRIDE
         crop = cv2.copyMakeBorder(crop, EDGE, H - h - EDGE, EDGE, W - w - EDGE, cv2.BORDER_REPLICATE)
         out = self.forward(locator_input(crop)[None])[0]
@@ -112,6 +113,18 @@ class IndexLocator:
             xa = np.array([c, sn]) * card_w
             found.append(Located(origin, xa, np.array([-xa[1], xa[0]]), score))
         return found
+
+
+def _shrink(crop: np.ndarray, size: tuple[int, int], factor: float) -> np.ndarray:
+    """``crop`` area-averaged to ``size`` (w, h), ``factor`` times smaller: halved while it must shrink twice or
+    more (OpenCV's 2:1 INTER_AREA is a fast path; a fractional one over a 12 MP still costs ~50 ms), then the rest
+    of the way."""
+    while factor >= 2 and crop.shape[0] >= 4 and crop.shape[1] >= 4:
+        h, w = crop.shape[0] // 2, crop.shape[1] // 2
+        crop = cv2.resize(crop[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
+        factor /= 2
+    out: np.ndarray = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+    return out
 
 
 def load_locator(model_dir: Path) -> IndexLocator | None:
