@@ -1421,23 +1421,32 @@ class Reader:
                     frames.append((f.origin - OUTSET * (f.x_axis + f.y_axis), f.x_axis, f.y_axis, quad))
             if not frames:
                 continue
-            said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya, _ in frames]))
-            best: dict[str, CardRead] = {}
-            looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []
-            for (o, xa, ya, quad), (code, conf) in zip(frames, said):
-                if code is None or code in have or (code in best and best[code].confidence >= conf):
-                    continue
-                if conf >= SCAN_NET_MIN:
-                    best[code] = _Unnamed(o, xa, ya, quad, False).named(code, conf)
-                elif conf >= LOCATE_LOOK:
-                    looked.append((_Unnamed(o, xa, ya, quad, False), (code, conf)))
-            if looked:
-                for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
-                                             pooled=LOCATE_POOLED, look=LOCATE_LOOK).items():
-                    best[code] = r
+            best = self._name_located(image, frames, have, SCAN_NET_MIN, LOCATE_LOOK)
             out += best.values()
             have |= set(best)
         return out
+
+    def _name_located(self, image: np.ndarray, frames: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                      have: set[str | None], sure: float, look: float) -> dict[str, CardRead]:
+        """The locator's corner frames (origin, axes, the card's quad) asked of the whole-corner classifier in one
+        batch: each card not in ``have`` named where a frame says it at ``sure`` or more, or, said at ``look`` to
+        ``sure``, read again about that frame (``_refined``, pooled as ``LOCATE_POOLED``); the surest frame a card."""
+        assert self.corner_net is not None
+        said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya, _ in frames]))
+        best: dict[str, CardRead] = {}
+        looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []
+        for (o, xa, ya, quad), (code, conf) in zip(frames, said):
+            if code is None or code in have or (code in best and best[code].confidence >= conf):
+                continue
+            if conf >= sure:
+                best[code] = _Unnamed(o, xa, ya, quad, False).named(code, conf)
+            elif conf >= look:
+                looked.append((_Unnamed(o, xa, ya, quad, False), (code, conf)))
+        if looked:
+            for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
+                                         pooled=LOCATE_POOLED, look=look).items():
+                best[code] = r
+        return best
 
     def _read_everywhere(self, image: np.ndarray, reads: list[CardRead], det: Detection) -> list[CardRead]:
         """The index locator over the paper no named card covers (``_paper_boxes``, each box in tiles the locator
@@ -1478,21 +1487,7 @@ class Reader:
                            _card_at(f.origin, f.x_axis, f.y_axis)))
         if not frames:
             return []
-        said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya, _ in frames]))
-        best: dict[str, CardRead] = {}
-        looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []
-        for (o, xa, ya, quad), (code, conf) in zip(frames, said):
-            if code is None or code in have or (code in best and best[code].confidence >= conf):
-                continue
-            if conf >= EVERYWHERE_NET:
-                best[code] = _Unnamed(o, xa, ya, quad, False).named(code, conf)
-            elif conf >= EVERYWHERE_LOOK:
-                looked.append((_Unnamed(o, xa, ya, quad, False), (code, conf)))
-        if looked:
-            for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
-                                         pooled=LOCATE_POOLED, look=EVERYWHERE_LOOK).items():
-                best[code] = r
-        return list(best.values())
+        return list(self._name_located(image, frames, have, EVERYWHERE_NET, EVERYWHERE_LOOK).values())
 
     def _glyphs_agree(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
                       code: str) -> bool:
