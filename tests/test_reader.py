@@ -805,12 +805,10 @@ def _without_locator(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> None:
 
 
 def _without_everywhere(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> None:
-    """The locator's pass over the paper anywhere (``Reader._read_everywhere``) off, in ``reader`` and (no peak
-    scores over 1) in every reader made after: it reads many of the cards older tests show unread without their
-    mechanism."""
-    from companion.vision import reader as reader_mod
-    monkeypatch.setattr(reader_mod, "EVERYWHERE_MIN", 2.0)
+    """The locator's pass over the paper anywhere (``Reader._read_everywhere``) off, in ``reader`` and in every
+    reader made after: it reads many of the cards older tests show unread without their mechanism."""
     monkeypatch.setattr(reader, "locate_everywhere", False)
+    monkeypatch.setattr(Reader, "_read_everywhere", lambda self, image, reads, det: [])
 
 
 def _without_later_routes(monkeypatch: pytest.MonkeyPatch, reader: Reader) -> None:

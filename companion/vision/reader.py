@@ -159,8 +159,9 @@ LOCATE_SEEN = FAR_CORNER
 # card widths wider all round; peaks at EVERYWHERE_MIN or more, EVERYWHERE_MOST a tile; named at EVERYWHERE_NET,
 # read again about the frame from EVERYWHERE_LOOK (``_refined``, pooled as LOCATE_POOLED). The locator reads the
 # working picture where a card is EVERYWHERE_WORK times its input's card width there or more (a cheap resize).
-# Tuning seeds 5150-5259 def/lo +3, dev photos +2, none wrong. Over the whole picture it found twice as many on
-# the tuning seeds but cost 60 ms a 12 MP still (resizing the still alone 44 ms); this costs about 8.
+# Tuning seeds 5150-5259 def/lo +3, 5030-5149 all five kinds +19, dev photos +2, none wrong. Over the whole picture
+# it found twice as many on the tuning seeds but cost 60 ms a 12 MP still (resizing the still alone 44 ms); this
+# costs about 6 (interleaved 1.04-1.05 a still).
 EVERYWHERE_CARDS, EVERYWHERE_MARGIN = 0.1, 0.3
 EVERYWHERE_MIN, EVERYWHERE_MOST = 0.3, 30
 EVERYWHERE_NET, EVERYWHERE_LOOK = SCAN_NET_MIN, LOCATE_LOOK
@@ -1411,10 +1412,8 @@ class Reader:
                     shut = [q for q in whole if q is not lone[0].quad]
             frames: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
             for f in self.locator.locate(image, hand, card_w, LOCATE_MIN, LOCATE_MOST):
-                index = f.origin + SCAN_INDEX[0] * f.x_axis + SCAN_INDEX[1] * f.y_axis
-                if any(_inside(index, q) for q in shut) or any(
-                        np.linalg.norm(index - b) < 0.15 * card_w for b in boxes) or (
-                        len(corners) and np.min(np.linalg.norm(corners - f.origin, axis=1)) < LOCATE_SEEN * card_w):
+                if _at_named(f, shut, corners, card_w) or any(
+                        np.linalg.norm(_index_at(f) - b) < 0.15 * card_w for b in boxes):
                     continue
                 quad = _card_at(f.origin, f.x_axis, f.y_axis)
                 if _share_on(quad, hand, card_w) >= ON_HAND:
@@ -1476,9 +1475,7 @@ class Reader:
                                                EVERYWHERE_MOST, fast=s == 1.0)
         for f in located:
             f.origin, f.x_axis, f.y_axis = (f.origin + 0.5) * s - 0.5, f.x_axis * s, f.y_axis * s
-            index = f.origin + SCAN_INDEX[0] * f.x_axis + SCAN_INDEX[1] * f.y_axis
-            if any(_inside(index, q) for q in quads) or (len(corners) and np.min(
-                    np.linalg.norm(corners - f.origin, axis=1)) < LOCATE_SEEN * card_w):
+            if _at_named(f, quads, corners, card_w):
                 continue
             if any(np.linalg.norm(f.origin - o) < FAR_CORNER * card_w for o in seen):
                 continue  # the same corner marked again where two tiles overlap
@@ -1849,6 +1846,20 @@ def _tiles(shape: tuple[int, ...], card_w: float) -> list[np.ndarray]:
             x1, y1 = min(float(w), x0 + side), min(float(h), y0 + side)
             out.append(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
     return out
+
+
+def _index_at(f: Located) -> np.ndarray:
+    """Where a located frame's index lies (``SCAN_INDEX`` along its axes)."""
+    out: np.ndarray = f.origin + SCAN_INDEX[0] * f.x_axis + SCAN_INDEX[1] * f.y_axis
+    return out
+
+
+def _at_named(f: Located, quads: Sequence[np.ndarray], corners: np.ndarray, card_w: float) -> bool:
+    """Whether a located frame stands for a card already named: its index lies on one of ``quads``, or its
+    origin within ``LOCATE_SEEN`` card widths of one of ``corners`` (``_corners_of`` the named cards)."""
+    index = _index_at(f)
+    return any(_inside(index, q) for q in quads) or bool(
+        len(corners) and np.min(np.linalg.norm(corners - f.origin, axis=1)) < LOCATE_SEEN * card_w)
 
 
 def _corners_of(reads: Sequence[CardRead]) -> np.ndarray:
