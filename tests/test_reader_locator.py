@@ -217,3 +217,33 @@ def test_the_whole_picture_pass_reads_a_real_card_no_outline_found(name: str, ra
     assert len(got) == 1 and got[0][0] == rank, got
     reader.locate_everywhere = False
     assert there(reader.read_still(img)) == []
+
+
+@pytest.mark.parametrize("spec,code", [
+    ("def:byronknoll_vector:5034", "Jd"),  # a tuning table: a pocket card mostly under its neighbour
+    ("photo:train_IMG_2588.JPG", "Kd"),  # a real phone photo (the tuning half): a king beside clutter
+])
+def test_the_paper_pass_looks_about_small_pieces_of_paper_too(monkeypatch: pytest.MonkeyPatch, spec: str,
+                                                              code: str) -> None:
+    """The pass over the paper no named card covers boxes pieces of paper from a twentieth of a card, 0.6 card
+    widths wider all round: this card shows too little paper for the boxes it had first (a tenth of a card, 0.3
+    card widths wider) and is read only with the wider ones; nothing else differs."""
+    import companion.vision.reader as reader_mod
+    from companion.vision.reader import Reader
+    from companion.vision.synthetic import render_scene
+    from tests.photos import real_photo
+
+    kind, *rest = spec.split(":")
+    if kind == "photo":
+        img = real_photo(rest[0])
+    else:
+        img = render_scene(int(rest[1]), deck=rest[0], jokers=False, size=(2028, 1520)).image
+
+    def named() -> set[str]:
+        return {r.code for r in Reader().read_still(img) if r.code and not r.face_down}
+
+    wide = named()
+    monkeypatch.setattr(reader_mod, "EVERYWHERE_CARDS", 0.1)
+    monkeypatch.setattr(reader_mod, "EVERYWHERE_MARGIN", 0.3)
+    narrow = named()
+    assert wide - narrow == {code} and narrow <= wide

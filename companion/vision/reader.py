@@ -161,8 +161,10 @@ LOCATE_SEEN = FAR_CORNER
 # working picture where a card is EVERYWHERE_WORK times its input's card width there or more (a cheap resize).
 # Tuning seeds 5150-5259 def/lo +3, 5030-5149 all five kinds +19, dev photos +2, none wrong. Over the whole picture
 # it found twice as many on the tuning seeds but cost 60 ms a 12 MP still (resizing the still alone 44 ms); this
-# costs about 6 (interleaved 1.04-1.05 a still).
-EVERYWHERE_CARDS, EVERYWHERE_MARGIN = 0.1, 0.3
+# costs about 6 (interleaved 1.04-1.05 a still). Boxes from pieces 0.05 of a card, 0.6 card widths wider (were 0.1
+# and 0.3: a card whose paper is mostly under others or a box): 5030-5149 all five kinds +9 / -1, dev photos +1,
+# none wrong, 1.02-1.06 the time.
+EVERYWHERE_CARDS, EVERYWHERE_MARGIN = 0.05, 0.6
 EVERYWHERE_MIN, EVERYWHERE_MOST = 0.3, 30
 EVERYWHERE_NET, EVERYWHERE_LOOK = SCAN_NET_MIN, LOCATE_LOOK
 EVERYWHERE_WORK = 1.5
