@@ -319,6 +319,12 @@ LOOSE_BEYOND_HANDS = True
 LOOSE_BEYOND = 0.25
 LOOSE_FRAMES = 4  # ...reading at most this many frames in each region (and in each pass)
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
+# A card-shaped region taken for a back (Detection.backs), no card read in it, is read as a whole card where the
+# whole-corner classifier names a card at one of its index corners at this or more (``Reader._face_up_back``): a
+# face-up card mostly in shade or under something dark (a basket's handle across a nine whose index stood clear).
+# On a back's corners the classifier names none. Dev photos +1; the tuning seeds (5150-5259 def/lo, 5030-5149 all
+# five kinds) unchanged.
+BACK_FACE_NET = 0.5
 # Card sizes (Detection.size_from) taken as they are; the others (a hand's edges, a close-up, outlines from edges)
 # are checked against the cards found by their two indices, and replaced where those differ by over SIZE_AGREES.
 SURE_SIZES = ("hint", "singles", "pairs", "rows")
@@ -452,6 +458,8 @@ class Reader:
         self.locate_backs = True
         # ...and, last, over the paper anywhere in the picture that no card named covers (_read_everywhere).
         self.locate_everywhere = True
+        # A card-shaped region taken for a back, no card read in it, may be read as a whole card (_face_up_back).
+        self.backs_read = True
         # After the scan, the deep index search in a hand no card was read in before it and that still lacks one.
         self.late_deep = True
         # Read a still that named no card again at other card sizes (SIZE_RETRIES), where its size was guessed.
@@ -769,6 +777,10 @@ class Reader:
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
                                                               and _inside(r.index_box.mean(axis=0), quad))
                        for r in out):
+                if self.backs_read and self.corner_net is not None and any(quad is b for b in det.backs) and \
+                        (face := self._face_up_back(image, quad, {r.code for r in out})) is not None:
+                    out.append(face)
+                    continue
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
         if detection is None and hint is None and self.pair_indices and det.size_from == "hands" and \
                 det.card_width <= HANDS_TOO_BIG * max(image.shape[:2]) and \
@@ -1187,6 +1199,17 @@ class Reader:
                 continue
             out.append(t)
         return out
+
+    def _face_up_back(self, image: np.ndarray, quad: np.ndarray, have: AbstractSet[str | None]) -> CardRead | None:
+        """A card-shaped region taken for a back read as a whole card (``_read_quad``), where the whole-corner
+        classifier names a card at one of its index corners at ``BACK_FACE_NET`` or more (on a back it names none:
+        the glyph reader is not asked of every back's pattern), and it names a card not in ``have``; else None."""
+        assert self.corner_net is not None
+        inputs = index_corner_inputs(image, quad)[1]
+        if not len(inputs) or not any(c is not None and p >= BACK_FACE_NET for c, p in self.corner_net.name(inputs)):
+            return None
+        face = self._read_quad(image, quad)
+        return face if self._named(face) and face.code not in have else None
 
     def _corner_net_read(self, image: np.ndarray, q: np.ndarray, pooled: bool = True
                          ) -> tuple[str, float, int] | None:
