@@ -4,9 +4,11 @@
     .venv/bin/python -m benchmarks.components_bench --scenes 5
 
 The reader counts the components of some 200 small masks a still (the ink of each corner patch at a few
-thresholds). ``detect.components`` asks OpenCV for 16-bit labels wherever a mask cannot hold 65,535 components.
-This collects every mask the reader counts on stills with the whole table in view (training decks, tuning seeds),
-checks that both label types give the same labels and stats on each, and times both, interleaved, on one core.
+thresholds) and a few at the working resolution. ``detect.components`` asks OpenCV for 16-bit labels (and counts
+again with 32-bit ones where a mask holds more components than 16 bits can label). This collects every mask the
+reader counts on stills with the whole table in view (training decks, tuning seeds), checks that it gives the
+same labels and stats as 32-bit labels on each, and times both, interleaved, on one core: the small masks and
+those over 512x512 px apart.
 """
 
 from __future__ import annotations
@@ -55,27 +57,36 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     masks = collect(args.scenes, args.deck)
-    small = [(m, c) for m, c in masks if m.size <= 512 * 512]
-    same = 0
-    for m, c in small:
-        n32, l32, s32, _ = cv2.connectedComponentsWithStats(m, connectivity=c, ltype=cv2.CV_32S)
-        n16, l16, s16, _ = cv2.connectedComponentsWithStats(m, connectivity=c, ltype=cv2.CV_16U)
-        same += n16 == n32 and bool((l16 == l32).all()) and bool((s16 == s32).all())
-    t32: list[float] = []
-    t16: list[float] = []
-    for _ in range(args.reps):  # interleaved, fastest kept: other processes only ever add time
-        for ltype, out in ((cv2.CV_32S, t32), (cv2.CV_16U, t16)):
-            t = time.perf_counter()
-            for m, c in small:
-                cv2.connectedComponentsWithStats(m, connectivity=c, ltype=ltype)
-            out.append(time.perf_counter() - t)
-    per = max(1, len(small))
-    print(f"{len(masks)} masks counted on {args.scenes} whole-table stills; {len(small)} of at most 512x512 px "
-          f"(median {int(np.median([m.size for m, _ in small]))} px)")
-    print(f"same labels and stats with 16-bit labels: {same} of {len(small)}")
-    print(f"32-bit labels {min(t32) / per * 1e6:.1f} us a mask, 16-bit {min(t16) / per * 1e6:.1f} us: "
-          f"ratio 16/32 {min(t16) / min(t32):.2f}; per still {(min(t32) - min(t16)) / args.scenes * 1e3:.1f} ms saved")
-    return 0 if same == len(small) else 1
+    from companion.vision.detect import components
+
+    print(f"{len(masks)} masks counted on {args.scenes} whole-table stills")
+    ok = True
+    for label, part in (("of at most 512x512 px", [(m, c) for m, c in masks if m.size <= 512 * 512]),
+                        ("over 512x512 px", [(m, c) for m, c in masks if m.size > 512 * 512])):
+        if not part:
+            continue
+        same = 0
+        for m, c in part:
+            n32, l32, s32, _ = cv2.connectedComponentsWithStats(m, connectivity=c, ltype=cv2.CV_32S)
+            n16, l16, s16, _ = components(m, c)
+            same += n16 == n32 and bool((l16 == l32).all()) and bool((s16 == s32).all())
+        t32: list[float] = []
+        t16: list[float] = []
+        for _ in range(args.reps):  # interleaved, fastest kept: other processes only ever add time
+            for count, out in ((lambda m, c: cv2.connectedComponentsWithStats(m, connectivity=c,
+                                                                              ltype=cv2.CV_32S), t32),
+                               (components, t16)):
+                t = time.perf_counter()
+                for m, c in part:
+                    count(m, c)
+                out.append(time.perf_counter() - t)
+        per = len(part)
+        print(f"{len(part)} masks {label} (median {int(np.median([m.size for m, _ in part]))} px): same labels and "
+              f"stats with detect.components (16-bit labels): {same} of {len(part)}")
+        print(f"  32-bit labels {min(t32) / per * 1e6:.1f} us a mask, 16-bit {min(t16) / per * 1e6:.1f} us: ratio "
+              f"16/32 {min(t16) / min(t32):.2f}; per still {(min(t32) - min(t16)) / args.scenes * 1e3:.1f} ms saved")
+        ok = ok and same == len(part)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -2881,21 +2881,33 @@ def test_a_card_both_corners_read_as_a_weak_rank_is_checked_by_the_corner_networ
     assert named() == {"Qc"}
 
 
-@pytest.mark.parametrize("shape,connectivity", [((124, 68), 8), ((40, 7), 8), ((300, 200), 4), ((600, 500), 8)])
-def test_components_with_16_bit_labels_are_the_32_bit_ones(shape: tuple[int, int], connectivity: int) -> None:
-    # detect.components asks for 16-bit labels where a mask cannot hold 65,535 components (124x68: a corner
-    # patch; 600x500 could hold 75,000 and keeps 32-bit ones): labels and stats must not change either way.
+@pytest.mark.parametrize("shape,connectivity,dots", [((124, 68), 8, False), ((40, 7), 8, False),
+                                                    ((300, 200), 4, False), ((600, 500), 8, False),
+                                                    ((720, 960), 8, False), ((720, 960), 8, True),
+                                                    ((400, 400), 4, True)])
+def test_components_with_16_bit_labels_are_the_32_bit_ones(shape: tuple[int, int], connectivity: int,
+                                                           dots: bool) -> None:
+    # detect.components asks for 16-bit labels (124x68: a corner patch; 720x960: a working-resolution mask):
+    # labels and stats must not change. A mask of more components than 16 bits can count (a dot every other
+    # pixel: 172,800 of them at 720x960, 80,000 apart at 400x400 with 4-connectivity) is counted with 32-bit ones.
     import cv2
 
     from companion.vision.detect import components
 
     rng = np.random.default_rng(shape[0])
-    mask = (cv2.GaussianBlur(rng.random(shape).astype(np.float32), (0, 0), 1.5) > 0.5).astype(np.uint8)
+    if dots:
+        mask = np.zeros(shape, np.uint8)
+        mask[::2, ::2] = 1
+        if connectivity == 4:
+            mask[1::2, 1::2] = 1
+    else:
+        mask = (cv2.GaussianBlur(rng.random(shape).astype(np.float32), (0, 0), 1.5) > 0.5).astype(np.uint8)
     n, labels, stats, _ = components(mask, connectivity)
     n32, labels32, stats32, _ = cv2.connectedComponentsWithStats(mask, connectivity=connectivity, ltype=cv2.CV_32S)
     assert n == n32 > 2
     assert np.array_equal(labels, labels32) and np.array_equal(stats, stats32)
-    assert labels.dtype == (np.int32 if shape == (600, 500) else np.uint16)
+    assert labels.dtype == (np.int32 if dots else np.uint16)
+    assert not dots or n > 65535
 
 
 @pytest.mark.parametrize("suit_font", ["FreeSerifBold.ttf", "FreeSerifBoldItalic.ttf"])

@@ -733,13 +733,21 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
 
 
 def components(binary: np.ndarray, connectivity: int = 8) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """``cv2.connectedComponentsWithStats`` (count, labels, stats, centroids) with 16-bit labels wherever the
-    picture cannot hold 65,535 components: the same labels and stats as 32-bit ones, and a quarter to two fifths
-    faster on one core (``benchmarks/components_bench.py``). The index reader calls it some 200 times a still."""
+    """``cv2.connectedComponentsWithStats`` (count, labels, stats, centroids) with 16-bit labels: the same labels
+    and stats as 32-bit ones, and a quarter to two fifths faster on one core on the small masks the index reader
+    counts some 200 times a still, three times faster on a working-resolution mask (``benchmarks/
+    components_bench.py``). Where the picture could hold 65,535 components or more, OpenCV raises on running out
+    of 16-bit labels (it checks before each new one), and the count is made again with 32-bit ones."""
     h, w = binary.shape[:2]
     most = ((h + 1) // 2) * ((w + 1) // 2) if connectivity == 8 else (h * w + 1) // 2
-    ltype = cv2.CV_16U if most < 65535 else cv2.CV_32S
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=connectivity, ltype=ltype)
+    try:
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=connectivity,
+                                                                   ltype=cv2.CV_16U)
+    except cv2.error:
+        if most < 65535:
+            raise
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=connectivity,
+                                                                   ltype=cv2.CV_32S)
     return int(n), labels, stats, cents
 
 

@@ -2015,7 +2015,7 @@ def _paper_boxes(det: Detection, named: list[np.ndarray], shape: tuple[int, ...]
     half = cv2.resize(left, (max(1, left.shape[1] // 2), max(1, left.shape[0] // 2)), interpolation=cv2.INTER_AREA)
     s = det.scale * left.shape[1] / half.shape[1]  # full-resolution pixels a half-mask pixel
     cw = det.card_width / s
-    _, _, stats, _ = cv2.connectedComponentsWithStats((half > 127).astype(np.uint8), connectivity=8)
+    _, _, stats, _ = components((half > 127).astype(np.uint8), 8)
     m = EVERYWHERE_MARGIN * cw
     return [(max(0, int((x - m) * s)), max(0, int((y - m) * s)), min(w, int((x + bw + m) * s)),
              min(h, int((y + bh + m) * s)))
