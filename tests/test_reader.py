@@ -2396,6 +2396,29 @@ def test_coloured_backs_run_into_a_glare_spot_are_found_by_their_hue(monkeypatch
     assert found() == 0
 
 
+def test_whole_cards_named_from_their_edges_correct_a_card_size_from_hands(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real webcam picture (the tuning half) softened to an 85 px card: five cards on a table, four of them in a
+    grid whose paper runs together, the fifth, a pale nine of hearts, on a lit wall. The card size came from the
+    paper's straight stretches (hands), some 0.55 of a card, so the nine's outline from its edges, of the real size,
+    was too big to be read. Two whole cards named from their edge outlines give the size, and the picture is read
+    again with it: the nine is named. Without that check it is not."""
+    from benchmarks.vision_bench import photo_boxes, softened
+    from tests.photos import real_photo
+
+    name = "train_cam_image48.jpg"
+    img = softened(real_photo(name), photo_boxes()["images/" + name])
+    box = (634, 57, 794, 280)
+
+    def there(reads: list[CardRead]) -> list[str | None]:
+        return [r.code for r in reads if box[0] <= r.centre[0] <= box[2] and box[1] <= r.centre[1] <= box[3]
+                and r.code and not r.face_down]
+
+    assert there(reader.read_still(img)) == ["9h"]
+    monkeypatch.setattr(reader, "edge_sizes", False)
+    assert there(reader.read_still(img)) == []
+
+
 def test_a_face_up_card_taken_for_a_back_is_named_where_its_corners_read(
         reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     """A real phone photo (the tuning half): a nine of clubs in shade with a basket's dark handle across it. The

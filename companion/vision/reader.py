@@ -460,6 +460,8 @@ class Reader:
         self.locate_everywhere = True
         # A card-shaped region taken for a back, no card read in it, may be read as a whole card (_face_up_back).
         self.backs_read = True
+        # A card size from the hands' edges is checked against two or more whole cards named from edge outlines.
+        self.edge_sizes = True
         # After the scan, the deep index search in a hand no card was read in before it and that still lacks one.
         self.late_deep = True
         # Read a still that named no card again at other card sizes (SIZE_RETRIES), where its size was guessed.
@@ -783,15 +785,20 @@ class Reader:
                     continue
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
         if detection is None and hint is None and self.pair_indices and det.size_from == "hands" and \
-                det.card_width <= HANDS_TOO_BIG * max(image.shape[:2]) and \
-                _index_share(out, det.card_width) < INDEX_SMALL:
-            # The hands' size went unchecked above, but the indices read are far smaller than any deck's beside a
-            # card that size: a row of cards run into a glare spot made one "hand" whose edges said a card is over
-            # twice its size. Checked as above (or by the whole cards named from edge outlines, where two or
-            # more were: the index pairs are looked for in the hands only, and such a row has none);
-            # where the size changes, the picture is read again with it.
-            resized = self._resized(image, det, edge_named if len(edge_named) >= 2 else None)
-            if resized is not None:
+                det.card_width <= HANDS_TOO_BIG * max(image.shape[:2]):
+            resized = None
+            if _index_share(out, det.card_width) < INDEX_SMALL:
+                # The hands' size went unchecked above, but the indices read are far smaller than any deck's beside
+                # a card that size: a row of cards run into a glare spot made one "hand" whose edges said a card is
+                # over twice its size. Checked as above (or by the whole cards named from edge outlines, where two
+                # or more were: the index pairs are looked for in the hands only, and such a row has none).
+                resized = self._resized(image, det, edge_named if len(edge_named) >= 2 else None)
+            elif self.edge_sizes and len(edge_named) >= 2:
+                # Two or more whole cards named from their edge outlines (both corners agreeing) are the size a
+                # card is; the hands' edges may say far less (cards in a grid cut into pieces took the paper's
+                # straight stretches: a pale nine on a lit wall, an outline of the real size, was too big to read).
+                resized = self._resized(image, det, edge_named)
+            if resized is not None:  # where the size changes, the picture is read again with it
                 return self.read_still(image, resized)
         if detection is None and hint is None and self.size_retries and det.size_from not in SURE_SIZES and \
                 not any(self._named(r) or r.face_down for r in out) and (hands or unread):
