@@ -2419,6 +2419,30 @@ def test_whole_cards_named_from_their_edges_correct_a_card_size_from_hands(
     assert there(reader.read_still(img)) == []
 
 
+def test_whole_cards_named_from_their_edges_correct_a_card_size_from_a_row(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real webcam picture (the tuning half) darkened (gamma 1.8, as tools/photo_variants.py's 'dark'): two aces
+    in the light touching end to end, a king and a jack of diamonds in shade on the dark table. The aces made a
+    "row" that gave a card 0.57 of their size, and the jack, too big for it, went unread. Two whole cards named
+    from their edge outlines give the size (``EDGE_SIZED``), and the picture is read again with it: the jack is
+    named. Without that check it is not."""
+    import cv2
+
+    from tests.photos import real_photo
+
+    lut = (255.0 * (np.arange(256) / 255.0) ** 1.8).clip(0, 255).astype(np.uint8)
+    img = cv2.LUT(real_photo("train_cam_image46.jpg"), lut)
+    box = (197, 307, 372, 529)
+
+    def there(reads: list[CardRead]) -> list[str | None]:
+        return [r.code for r in reads if box[0] <= r.centre[0] <= box[2] and box[1] <= r.centre[1] <= box[3]
+                and r.code and not r.face_down]
+
+    assert there(reader.read_still(img)) == ["Jd"]
+    monkeypatch.setattr(reader, "edge_sizes", False)
+    assert there(reader.read_still(img)) == []
+
+
 def test_a_face_up_card_taken_for_a_back_is_named_where_its_corners_read(
         reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     """A real phone photo (the tuning half): a nine of clubs in shade with a basket's dark handle across it. The

@@ -340,6 +340,9 @@ HANDS_TOO_BIG = 0.15
 # index about 0.18; a size from hands 2.7-2.9 times too big gave 0.12-0.13, and on the four-colour deck (whose
 # indices stand at some 0.39 of a card) 2.1 times too big gave 0.19. A peek deck's stills pay the search in vain.
 INDEX_SMALL = 0.2
+# Card sizes checked, once the still is read, against two or more whole cards named from edge outlines (both
+# corners agreeing; ``Reader.edge_sizes``), where those differ by over SIZE_AGREES.
+EDGE_SIZED = ("hands", "rows")
 # A still that named no card, its size guessed and face-up paper unread, is read again at these multiples of it.
 SIZE_RETRIES = (1.3, 1.7, 2.2)
 RETRY_MIN_CARD = 0.03  # ...each one of at least this share of the picture's longer side (whole-table views: 0.045)
@@ -784,10 +787,10 @@ class Reader:
                     out.append(face)
                     continue
                 out.append(CardRead(BACK, 0.8, quad, "none", True))
-        if detection is None and hint is None and self.pair_indices and det.size_from == "hands" and \
-                det.card_width <= HANDS_TOO_BIG * max(image.shape[:2]):
+        if detection is None and hint is None and self.pair_indices and det.size_from in EDGE_SIZED:
             resized = None
-            if _index_share(out, det.card_width) < INDEX_SMALL:
+            if det.size_from == "hands" and det.card_width <= HANDS_TOO_BIG * max(image.shape[:2]) and \
+                    _index_share(out, det.card_width) < INDEX_SMALL:
                 # The hands' size went unchecked above, but the indices read are far smaller than any deck's beside
                 # a card that size: a row of cards run into a glare spot made one "hand" whose edges said a card is
                 # over twice its size. Checked as above (or by the whole cards named from edge outlines, where two
@@ -795,8 +798,9 @@ class Reader:
                 resized = self._resized(image, det, edge_named if len(edge_named) >= 2 else None)
             elif self.edge_sizes and len(edge_named) >= 2:
                 # Two or more whole cards named from their edge outlines (both corners agreeing) are the size a
-                # card is; the hands' edges may say far less (cards in a grid cut into pieces took the paper's
-                # straight stretches: a pale nine on a lit wall, an outline of the real size, was too big to read).
+                # card is; the hands' edges or a row may say far less (cards in a grid cut into pieces took the
+                # paper's straight stretches: a pale nine on a lit wall, an outline of the real size, was too big
+                # to read; two aces touching end to end made a "row" of a card 0.57 of theirs).
                 resized = self._resized(image, det, edge_named)
             if resized is not None:  # where the size changes, the picture is read again with it
                 return self.read_still(image, resized)
