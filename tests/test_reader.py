@@ -2396,49 +2396,37 @@ def test_coloured_backs_run_into_a_glare_spot_are_found_by_their_hue(monkeypatch
     assert found() == 0
 
 
-def test_whole_cards_named_from_their_edges_correct_a_card_size_from_hands(
-        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A real webcam picture (the tuning half) softened to an 85 px card: five cards on a table, four of them in a
-    grid whose paper runs together, the fifth, a pale nine of hearts, on a lit wall. The card size came from the
-    paper's straight stretches (hands), some 0.55 of a card, so the nine's outline from its edges, of the real size,
-    was too big to be read. Two whole cards named from their edge outlines give the size, and the picture is read
-    again with it: the nine is named. Without that check it is not."""
+@pytest.mark.parametrize("name,change,box,code", [
+    # Softened to an 85 px card: four cards in a grid whose paper runs together, a pale nine of hearts on a lit
+    # wall. The hands' straight stretches gave a card some 0.55 of its size (size from "hands").
+    ("train_cam_image48.jpg", "soft", (634, 57, 794, 280), "9h"),
+    # Darkened (gamma 1.8, tools/photo_variants.py's 'dark'): two aces in the light touching end to end made a
+    # "row" of a card 0.57 of theirs; a jack of diamonds lies in shade on the dark table (``EDGE_SIZED``).
+    ("train_cam_image46.jpg", "dark", (197, 307, 372, 529), "Jd"),
+])
+def test_whole_cards_named_from_their_edges_correct_a_card_size_too_small(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch, name: str, change: str, box: tuple[int, int, int, int],
+        code: str) -> None:
+    """Real webcam pictures (the tuning half), changed as a table camera might see them. The card size came out
+    far too small, so a card's outline from its edges, of the real size, was too big to be read. Two whole cards
+    named from their edge outlines (both corners agreeing) give the size, and the picture is read again with it:
+    the card is named (``Reader.edge_sizes``). Without that check it is not."""
+    import cv2
+
     from benchmarks.vision_bench import photo_boxes, softened
     from tests.photos import real_photo
 
-    name = "train_cam_image48.jpg"
-    img = softened(real_photo(name), photo_boxes()["images/" + name])
-    box = (634, 57, 794, 280)
+    img = real_photo(name)
+    if change == "soft":
+        img = softened(img, photo_boxes()["images/" + name])
+    else:
+        img = cv2.LUT(img, (255.0 * (np.arange(256) / 255.0) ** 1.8).clip(0, 255).astype(np.uint8))
 
     def there(reads: list[CardRead]) -> list[str | None]:
         return [r.code for r in reads if box[0] <= r.centre[0] <= box[2] and box[1] <= r.centre[1] <= box[3]
                 and r.code and not r.face_down]
 
-    assert there(reader.read_still(img)) == ["9h"]
-    monkeypatch.setattr(reader, "edge_sizes", False)
-    assert there(reader.read_still(img)) == []
-
-
-def test_whole_cards_named_from_their_edges_correct_a_card_size_from_a_row(
-        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A real webcam picture (the tuning half) darkened (gamma 1.8, as tools/photo_variants.py's 'dark'): two aces
-    in the light touching end to end, a king and a jack of diamonds in shade on the dark table. The aces made a
-    "row" that gave a card 0.57 of their size, and the jack, too big for it, went unread. Two whole cards named
-    from their edge outlines give the size (``EDGE_SIZED``), and the picture is read again with it: the jack is
-    named. Without that check it is not."""
-    import cv2
-
-    from tests.photos import real_photo
-
-    lut = (255.0 * (np.arange(256) / 255.0) ** 1.8).clip(0, 255).astype(np.uint8)
-    img = cv2.LUT(real_photo("train_cam_image46.jpg"), lut)
-    box = (197, 307, 372, 529)
-
-    def there(reads: list[CardRead]) -> list[str | None]:
-        return [r.code for r in reads if box[0] <= r.centre[0] <= box[2] and box[1] <= r.centre[1] <= box[3]
-                and r.code and not r.face_down]
-
-    assert there(reader.read_still(img)) == ["Jd"]
+    assert there(reader.read_still(img)) == [code]
     monkeypatch.setattr(reader, "edge_sizes", False)
     assert there(reader.read_still(img)) == []
 
