@@ -292,7 +292,7 @@ def _shaded_beside(hsv: np.ndarray, white: np.ndarray, dist: np.ndarray, levels:
         x, y, bw, bh = (int(v) for v in stats[i, :4])
         piece = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
         cnt = max(cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=len).reshape(-1, 2)
-        if _round_hull(cnt, SHADOW_CHIP):
+        if round_hull(cnt, SHADOW_CHIP):
             continue
         px, py = cnt[:, 0] + x, cnt[:, 1] + y
         free = beside[py, px] == 0
@@ -502,7 +502,7 @@ def _round(area: float, perimeter: float, level: float = 0.85) -> bool:
     return 4 * np.pi * area / perimeter ** 2 > level
 
 
-def _round_hull(contour: np.ndarray, level: float) -> bool:
+def round_hull(contour: np.ndarray, level: float) -> bool:
     """``_round`` of the contour's convex hull (a chip whose star and number notch it is a disc still)."""
     hull = cv2.convexHull(contour)
     return _round(cv2.contourArea(hull), cv2.arcLength(hull, True), level)
@@ -688,7 +688,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
             continue
         if n > 7 or not corners:  # the mat's own edge, a tray: nothing a hand of cards makes
             continue
-        if n < CHIP_CARDS and _round_hull(c, CHIP_ROUND):
+        if n < CHIP_CARDS and round_hull(c, CHIP_ROUND):
             continue  # a white chip (its star and number notch the paper, its hull is a disc), a glare spot
         if regions is None and _sharp_share(c, paperness[2]) < HAND_SHARP:
             continue  # a glare spot (or a hand run into one) whose outline fades out softly nearly all round
@@ -899,7 +899,7 @@ def _without_chips(contour: np.ndarray, regions: np.ndarray, card_area: float) -
     taken out with its rim; the pieces left, at least 0.35 of a card each (none where no chip is)."""
     m, origin, cnts = _regions_in(contour, regions)
     chips = [c for c in cnts if 0.05 * card_area < cv2.contourArea(c) < 0.5 * card_area
-             and _round_hull(c, 0.92)]
+             and round_hull(c, 0.92)]
     if not chips:
         return []
     cv2.drawContours(m, chips, -1, 0, -1)
@@ -1025,7 +1025,7 @@ def _shaded_paper(small: np.ndarray, known: np.ndarray, card_area: float) -> tup
     for c in cv2.findContours(known, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
         a = cv2.contourArea(c)
         if a < SHADE_KNOWN * card_area:
-            if not _round_hull(c, SHADE_CHIP):  # a chip's white face still keeps out (it and a glare spot
+            if not round_hull(c, SHADE_CHIP):  # a chip's white face still keeps out (it and a glare spot
                 scraps.append(c)                # beside it would pass for a card here)
         elif a < 1.5 * card_area:
             rw, rh = cv2.minAreaRect(c)[1]

@@ -25,8 +25,9 @@ import numpy.typing as npt
 
 from companion.cards import Card
 from companion.vision import BACK, CardRead
-from companion.vision.detect import (CARD_ASPECT, HAND_ASPECT, CornerCandidate, Detection, card_shaped, components,
-                                     detect_cards, longest_stretch, order_clockwise, short_side)
+from companion.vision.detect import (CARD_ASPECT, CHIP_CARDS, CHIP_ROUND, HAND_ASPECT, CornerCandidate, Detection,
+                                     card_shaped, components, detect_cards, longest_stretch, order_clockwise,
+                                     round_hull, short_side)
 from companion.vision.index_pairs import index_cards
 from companion.vision.index_search import (SCAN_INDEX, SCAN_OUTSETS, IndexFrame, edge_angles, frames_in, hand_ink,
                                            outline_frames)
@@ -163,7 +164,9 @@ LOCATE_SEEN = FAR_CORNER
 # it found twice as many on the tuning seeds but cost 60 ms a 12 MP still (resizing the still alone 44 ms); this
 # costs about 6 (interleaved 1.04-1.05 a still). Boxes from pieces 0.05 of a card, 0.6 card widths wider (were 0.1
 # and 0.3: a card whose paper is mostly under others or a box): 5030-5149 all five kinds +9 / -1, dev photos +1,
-# none wrong, 1.02-1.06 the time.
+# none wrong, 1.02-1.06 the time. A lone white chip (a piece under CHIP_CARDS of a card whose hull is a disc, as
+# for the hands) gets no box, but on a light cloth: nothing differs on the tuning seeds or dev photos, 0.95 the time
+# (four or five chips a whole-table still had cost some 9 ms).
 EVERYWHERE_CARDS, EVERYWHERE_MARGIN = 0.05, 0.6
 EVERYWHERE_MIN, EVERYWHERE_MOST = 0.3, 30
 EVERYWHERE_NET, EVERYWHERE_LOOK = SCAN_NET_MIN, LOCATE_LOOK
@@ -2017,8 +2020,9 @@ def _unexplained_paper(det: Detection, named: list[np.ndarray], shape: tuple[int
 def _paper_boxes(det: Detection, named: list[np.ndarray], shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, full-resolution pixels) round each piece of paper ``EVERYWHERE_CARDS`` of a card's
     area or more that no outline ``named`` covers, ``EVERYWHERE_MARGIN`` card widths wider all round (the mask found
-    at half the working resolution: a box, not an outline, is wanted). The whole picture where there is no paper
-    mask or card size."""
+    at half the working resolution: a box, not an outline, is wanted); off a light cloth, not round a white chip
+    (a piece under ``CHIP_CARDS`` of a card whose hull is rounder than ``CHIP_ROUND``). The whole picture where there
+    is no paper mask or card size."""
     h, w = shape[:2]
     if det.paper is None or det.card_width <= 0:
         return [(0, 0, w, h)]
@@ -2026,11 +2030,20 @@ def _paper_boxes(det: Detection, named: list[np.ndarray], shape: tuple[int, ...]
     half = cv2.resize(left, (max(1, left.shape[1] // 2), max(1, left.shape[0] // 2)), interpolation=cv2.INTER_AREA)
     s = det.scale * left.shape[1] / half.shape[1]  # full-resolution pixels a half-mask pixel
     cw = det.card_width / s
-    _, _, stats, _ = components((half > 127).astype(np.uint8), 8)
+    _, labels, stats, _ = components((half > 127).astype(np.uint8), 8)
     m = EVERYWHERE_MARGIN * cw
-    return [(max(0, int((x - m) * s)), max(0, int((y - m) * s)), min(w, int((x + bw + m) * s)),
-             min(h, int((y + bh + m) * s)))
-            for x, y, bw, bh, area in stats[1:].tolist() if area >= EVERYWHERE_CARDS * cw * cw * CARD_ASPECT]
+    out = []
+    for i, (x, y, bw, bh, area) in enumerate(stats[1:].tolist(), start=1):
+        if area < EVERYWHERE_CARDS * cw * cw * CARD_ASPECT:
+            continue
+        if not det.light and area < CHIP_CARDS * cw * cw * CARD_ASPECT:  # a lone white chip: its hull a disc
+            piece = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+            cnts, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            if cnts and round_hull(max(cnts, key=cv2.contourArea), CHIP_ROUND):
+                continue
+        out.append((max(0, int((x - m) * s)), max(0, int((y - m) * s)), min(w, int((x + bw + m) * s)),
+                    min(h, int((y + bh + m) * s))))
+    return out
 
 
 def _paper_left(det: Detection, outlines: list[np.ndarray], opening: int) -> np.ndarray:
