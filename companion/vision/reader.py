@@ -780,12 +780,12 @@ class Reader:
         hand_backs = [q for h in hands if (q := _hand_back(image, h, out, det.card_width)) is not None] \
             if self.hand_backs else []
         hand_backs += early
-        for quad in det.backs + edge_backs + hand_backs:
+        for k, quad in enumerate(det.backs + edge_backs + hand_backs):
             # Not a back: a card read there, or an index read inside it (a face-up hand the paper mask missed).
             if not any(_inside(quad.mean(axis=0), r.quad) or (r.code is not None and r.index_box is not None
                                                               and _inside(r.index_box.mean(axis=0), quad))
                        for r in out):
-                if self.backs_read and self.corner_net is not None and any(quad is b for b in det.backs) and \
+                if self.backs_read and self.corner_net is not None and k < len(det.backs) and \
                         (face := self._face_up_back(image, quad, {r.code for r in out})) is not None:
                     out.append(face)
                     continue
