@@ -3492,13 +3492,67 @@ def test_an_edge_region_reaching_well_beyond_its_hand_is_searched_for_lone_indic
 
 def test_a_still_that_named_nothing_is_read_again_at_other_card_sizes() -> None:
     """Dev photo IMG_2518: a king of hearts half under a book. The card size comes from the paper blobs' edges
-    (a third of the card's), at which nothing reads; with nothing named nor taken for a back, the still is read
-    again at larger sizes (``SIZE_RETRIES``), and the king's index names it. Without the retries, nothing."""
+    (a third of the card's), at which nothing reads; with nothing named (and no back seen), the still is read
+    again at other sizes (``SIZE_RETRIES``), and the king's index names it. Without the retries, nothing."""
     img = real_photo("train_IMG_2518.JPG")
     reader = Reader()
     assert "Kh" in {r.code for r in reader.read_still(img)}
     reader.size_retries = False
     assert not any(r.code and not r.face_down for r in reader.read_still(img))
+
+
+def test_a_still_whose_only_backs_are_clutter_is_read_again_at_other_card_sizes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dev photo IMG_2543 brightened (gamma 0.6, as ``tools/photo_variants.py`` does): a king of diamonds on a
+    braided rug. The rug's pale strands became paper whose pieces said a card is 18 px across, a tenth of the
+    king's, and three scraps of the king's picture at that size passed for backs. Nothing named, the paper left
+    is not explained by those backs (it lies off them and holds ink), so the still is read again at other sizes
+    (``SIZE_RETRIES``); at four times it the king's index names it, and that read stands alone. Where any back
+    kept the still from being read again, or the sizes tried stopped at 2.2 times, only the scraps came back."""
+    from companion.vision import reader as reader_mod
+
+    lut = (255.0 * (np.arange(256) / 255.0) ** 0.6).clip(0, 255).astype(np.uint8)
+    img = cv2.LUT(real_photo("train_IMG_2543.JPG"), lut)
+    reader = Reader()
+    assert [r.code for r in reader.read_still(img)] == ["Kd"]
+    with monkeypatch.context() as m:
+        m.setattr(reader_mod, "_backs_explain", lambda paper, backs, det: bool(backs))
+        reads = reader.read_still(img)
+        assert reads and all(r.face_down for r in reads)
+    monkeypatch.setattr(reader_mod, "SIZE_RETRIES", (1.3, 1.7, 2.2))
+    reads = reader.read_still(img)
+    assert reads and all(r.face_down for r in reads)
+
+
+def test_a_table_before_the_flop_is_not_read_again_for_the_glare_round_its_backs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5005 (a training deck), every card face down, the whole table in view: a glare spot round one seat's
+    fan runs into its white edges, one piece of paper reaching well off the backs. That paper is bare (under
+    BARE_INK of it off the paper mask): no index to read at any size, so the backs explain it and the still is
+    not read again at other card sizes (at every one, it took three times as long). Were every piece of paper
+    taken for inked, it would be."""
+    from benchmarks.vision_bench import SMALL_CARDS, SMALL_SIZE
+    from companion.vision import reader as reader_mod
+    from companion.vision.synthetic import render_scene
+
+    sc = render_scene(5005, size=SMALL_SIZE, deck="byronknoll_vector", n_community=0, face_down_prob=1.0,
+                      card_height=SMALL_CARDS)
+    calls: list[float | None] = []
+    detect = reader_mod.detect_cards
+
+    def spy(image: np.ndarray, *args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs.get("card_width_hint"))
+        return detect(image, *args, **kwargs)
+
+    monkeypatch.setattr(reader_mod, "detect_cards", spy)
+    reader = Reader()
+    reads = reader.read_still(sc.image)
+    assert reads and all(r.face_down for r in reads)
+    assert len(calls) == 1
+    calls.clear()
+    monkeypatch.setattr(reader_mod, "BARE_INK", 0.0)
+    assert all(r.face_down for r in reader.read_still(sc.image))
+    assert len(calls) > 1
 
 
 def test_a_table_of_face_down_hands_alone_is_not_searched_for_indices(monkeypatch: pytest.MonkeyPatch) -> None:

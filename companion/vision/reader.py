@@ -346,9 +346,13 @@ INDEX_SMALL = 0.2
 # Card sizes checked, once the still is read, against two or more whole cards named from edge outlines (both
 # corners agreeing; ``Reader.edge_sizes``), where those differ by over SIZE_AGREES.
 EDGE_SIZED = ("hands", "rows")
-# A still that named no card, its size guessed and face-up paper unread, is read again at these multiples of it.
-SIZE_RETRIES = (1.3, 1.7, 2.2)
+# A still that named no card, face-up paper unread there, is read again at these multiples of its card size
+# (tables and photos whose size came out 0.2-0.5 or 2 times the cards', from clutter or a card's picture).
+SIZE_RETRIES = (1.3, 1.7, 2.2, 3.0, 4.0, 5.5, 0.7, 0.5)
 RETRY_MIN_CARD = 0.03  # ...each one of at least this share of the picture's longer side (whole-table views: 0.045)
+RETRY_MAX_CARD = 0.9  # ...and at most this share of its shorter side
+BACKS_GROWN = 1.2  # a back's outline grown so about its centre holds the white edges of a fan of backs
+BARE_INK = 0.25  # ...and paper with under this share of what it encloses off the paper mask is bare (glare)
 # A lone whole card whose index did not read is named by its pips (``pips``) where its short side is within this
 # share of the card size (a pair of cards side by side, 1.4 times a card, can lay out four pips as a four does),
 # every pip's shape says one suit at PIP_SUIT on average (on the tuning scenes' community cards, the court cards
@@ -807,15 +811,20 @@ class Reader:
                 resized = self._resized(image, det, edge_named)
             if resized is not None:  # where the size changes, the picture is read again with it
                 return self.read_still(image, resized)
-        if detection is None and hint is None and self.size_retries and det.size_from not in SURE_SIZES and \
-                not any(self._named(r) or r.face_down for r in out) and (hands or unread):
-            # Nothing named nor taken for a back, the card size guessed (from a hand's edges, a close-up), and
-            # face-up paper that did not read: the size may be wrong (a lone card under a book, whose "hand" is a
-            # piece of it). Read again at SIZE_RETRIES of it; the first that names a card stands. (Not where
-            # backs were seen: a table of face-down hands, its size from their fans often wrong too, took 2-3
-            # times as long read again, for nothing; nor at a size under RETRY_MIN_CARD of the picture: where
-            # fans of backs broke into pieces, a size a fifth of theirs, retried 1-3 s a still, for nothing.)
-            for f in [f for f in SIZE_RETRIES if f * det.card_width >= RETRY_MIN_CARD * max(image.shape[:2])]:
+        if detection is None and hint is None and self.size_retries and not any(self._named(r) for r in out) and \
+                (hands or unread) and not _backs_explain(hands + unread, [r.quad for r in out if r.face_down], det):
+            # Nothing named, and face-up paper that did not read: the card size may be wrong (a lone card under a
+            # book, whose "hand" is a piece of it; clutter round a card on a rug or a page, whose pieces said a
+            # card is a fifth of its size; a close-up whose biggest piece of paper was two cards). Read again at
+            # SIZE_RETRIES of it, bigger first; the first that names a card stands. Backs seen keep it from
+            # that only where they explain all that paper (the white edges of fanned backs, or bare paper: glare
+            # round them; a table before the flop, read again at every size, took up to ten times as long for
+            # nothing); clutter taken for backs does not. Each size at least RETRY_MIN_CARD of the picture's longer side (where fans of backs broke
+            # into pieces, a size a fifth of theirs retried 1-3 s a still for nothing) and at most RETRY_MAX_CARD
+            # of its shorter side.
+            h, w = image.shape[:2]
+            for f in [f for f in SIZE_RETRIES
+                      if RETRY_MIN_CARD * max(h, w) <= f * det.card_width <= RETRY_MAX_CARD * min(h, w)]:
                 retried = self.read_still(image, detect_cards(image, card_width_hint=f * det.card_width))
                 if any(self._named(r) for r in retried):
                     return retried
@@ -2116,6 +2125,32 @@ def _in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     dx, dy = points[:, 0][:, None] - q[:, 0][None], points[:, 1][:, None] - q[:, 1][None]
     cross = e[:, 0][None] * dy - e[:, 1][None] * dx
     return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
+
+
+def _backs_explain(paper: Sequence[np.ndarray], backs: Sequence[np.ndarray], det: Detection) -> bool:
+    """Backs were seen and each outline of ``paper`` (full-resolution pixels) is explained by them: it lies mostly
+    within one of them grown BACKS_GROWN about its centre (over half its points: the white edges of fanned
+    backs), or it is bare, under BARE_INK of what it encloses off the paper mask at the working resolution (glare
+    round them: no index there to read at any size)."""
+    if not backs:
+        return False
+    grown = [c + BACKS_GROWN * (np.asarray(q, np.float64) - c) for q in backs
+             for c in [np.asarray(q, np.float64).mean(axis=0)]]
+    for outline in paper:
+        pts = np.asarray(outline, np.float64).reshape(-1, 2)
+        inside = np.zeros(len(pts), bool)
+        for g in grown:
+            inside |= _in_quad(pts, g)
+        if inside.mean() > 0.5:
+            continue
+        if det.paper is None:
+            return False
+        fill = np.zeros(det.paper.shape[:2], np.uint8)
+        cv2.fillPoly(fill, [np.round(pts / det.scale).astype(np.int32).reshape(-1, 1, 2)], 1)
+        enclosed = int(np.count_nonzero(fill))
+        if enclosed == 0 or np.count_nonzero(fill & (det.paper == 0)) >= BARE_INK * enclosed:
+            return False
+    return True
 
 
 def _same_blob(hand: np.ndarray, back: np.ndarray, card_w: float) -> bool:
