@@ -3524,6 +3524,22 @@ def test_a_still_whose_only_backs_are_clutter_is_read_again_at_other_card_sizes(
     assert reads and all(r.face_down for r in reads)
 
 
+def test_a_still_that_read_nothing_at_all_is_read_again_where_edge_outlines_were_seen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dev photo IMG_2452 brightened (gamma 0.6): a nine of spades on a page. The paper mask took the page with it,
+    so no paper is left unread; an outline from edges said a card is 14 px across, an eighth of the nine's, and
+    nothing read at all. Such a still is read again at other card sizes too (``RETRY_ON_EDGES``), and the nine's
+    index names it; without that, nothing comes back."""
+    from companion.vision import reader as reader_mod
+
+    lut = (255.0 * (np.arange(256) / 255.0) ** 0.6).clip(0, 255).astype(np.uint8)
+    img = cv2.LUT(real_photo("train_IMG_2452.JPG"), lut)
+    reader = Reader()
+    assert [r.code for r in reader.read_still(img)] == ["9s"]
+    monkeypatch.setattr(reader_mod, "RETRY_ON_EDGES", False)
+    assert reader.read_still(img) == []
+
+
 def test_a_table_before_the_flop_is_not_read_again_for_the_glare_round_its_backs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Seed 5005 (a training deck), every card face down, the whole table in view: a glare spot round one seat's

@@ -351,6 +351,9 @@ EDGE_SIZED = ("hands", "rows")
 SIZE_RETRIES = (1.3, 1.7, 2.2, 3.0, 4.0, 5.5, 0.7, 0.5)
 RETRY_MIN_CARD = 0.03  # ...each one of at least this share of the picture's longer side (whole-table views: 0.045)
 RETRY_MAX_CARD = 0.9  # ...and at most this share of its shorter side
+# ...and a still that read nothing at all (no back either) is, where outlines from edges were seen, though no
+# paper was left: a nine on a brightened page whose edge outlines said a card is an eighth of its size.
+RETRY_ON_EDGES = True
 BACKS_GROWN = 1.2  # a back's outline grown so about its centre holds the white edges of a fan of backs
 BARE_INK = 0.25  # ...and paper with under this share of what it encloses off the paper mask is bare (glare)
 # A lone whole card whose index did not read is named by its pips (``pips``) where its short side is within this
@@ -812,10 +815,12 @@ class Reader:
             if resized is not None:  # where the size changes, the picture is read again with it
                 return self.read_still(image, resized)
         if detection is None and hint is None and self.size_retries and not any(self._named(r) for r in out) and \
-                (hands or unread) and not _backs_explain(hands + unread, [r.quad for r in out if r.face_down], det):
-            # Nothing named, and face-up paper that did not read: the card size may be wrong (a lone card under a
-            # book, whose "hand" is a piece of it; clutter round a card on a rug or a page, whose pieces said a
-            # card is a fifth of its size; a close-up whose biggest piece of paper was two cards). Read again at
+                (hands or unread or (RETRY_ON_EDGES and det.edge_quads and not out)) and \
+                not _backs_explain(hands + unread, [r.quad for r in out if r.face_down], det):
+            # Nothing named, and face-up paper that did not read (or nothing read at all, but outlines from
+            # edges seen: RETRY_ON_EDGES): the card size may be wrong (a lone card under a book, whose "hand" is a
+            # piece of it; clutter round a card on a rug or a page, whose pieces said a card is a fifth of its
+            # size; a close-up whose biggest piece of paper was two cards). Read again at
             # SIZE_RETRIES of it, bigger first; the first that names a card stands. Backs seen keep it from
             # that only where they explain all that paper (the white edges of fanned backs, or bare paper: glare
             # round them; a table before the flop, read again at every size, took up to ten times as long for
