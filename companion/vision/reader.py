@@ -820,13 +820,13 @@ class Reader:
             # Nothing named, and face-up paper that did not read (or nothing read at all, but outlines from
             # edges seen: RETRY_ON_EDGES): the card size may be wrong (a lone card under a book, whose "hand" is a
             # piece of it; clutter round a card on a rug or a page, whose pieces said a card is a fifth of its
-            # size; a close-up whose biggest piece of paper was two cards). Read again at
-            # SIZE_RETRIES of it, bigger first; the first that names a card stands. Backs seen keep it from
-            # that only where they explain all that paper (the white edges of fanned backs, or bare paper: glare
-            # round them; a table before the flop, read again at every size, took up to ten times as long for
-            # nothing); clutter taken for backs does not. Each size at least RETRY_MIN_CARD of the picture's longer side (where fans of backs broke
-            # into pieces, a size a fifth of theirs retried 1-3 s a still for nothing) and at most RETRY_MAX_CARD
-            # of its shorter side.
+            # size; a close-up whose biggest piece of paper was two cards). Read again at SIZE_RETRIES of it,
+            # bigger first; the first that names a card stands. Backs seen keep it from that only where they
+            # explain all that paper (``_backs_explain``: the white edges of fanned backs, or bare paper, glare
+            # round them; a table before the flop read again at every size took up to ten times as long for
+            # nothing); clutter taken for backs does not. Each size at least RETRY_MIN_CARD of the picture's
+            # longer side (where fans of backs broke into pieces, a size a fifth of theirs retried 1-3 s a still
+            # for nothing) and at most RETRY_MAX_CARD of its shorter side.
             h, w = image.shape[:2]
             for f in [f for f in SIZE_RETRIES
                       if RETRY_MIN_CARD * max(h, w) <= f * det.card_width <= RETRY_MAX_CARD * min(h, w)]:
