@@ -477,7 +477,7 @@ class Reader:
         self.edge_sizes = True
         # After the scan, the deep index search in a hand no card was read in before it and that still lacks one.
         self.late_deep = True
-        # Read a still that named no card again at other card sizes (SIZE_RETRIES), where its size was guessed.
+        # Read a still that named no card again at other card sizes (SIZE_RETRIES), unless backs explain its paper.
         self.size_retries = True
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
@@ -2139,8 +2139,11 @@ def _backs_explain(paper: Sequence[np.ndarray], backs: Sequence[np.ndarray], det
     round them: no index there to read at any size)."""
     if not backs:
         return False
-    grown = [c + BACKS_GROWN * (np.asarray(q, np.float64) - c) for q in backs
-             for c in [np.asarray(q, np.float64).mean(axis=0)]]
+    grown = []
+    for back in backs:
+        q = np.asarray(back, np.float64)
+        c = q.mean(axis=0)
+        grown.append(c + BACKS_GROWN * (q - c))
     for outline in paper:
         pts = np.asarray(outline, np.float64).reshape(-1, 2)
         inside = np.zeros(len(pts), bool)
