@@ -3636,3 +3636,21 @@ def test_a_card_outline_found_from_edges_alone_is_named_by_its_pips(reader: Read
     bare = Reader(reader.model_dir)
     bare.edge_pips = False
     assert here(bare) == []
+
+
+def test_a_row_of_cards_a_little_askew_still_sets_the_card_size(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5163 (the four-colour deck): the only lone card-shaped blob is a tight fan of three, 1.6 times a card
+    across, and the community row of three touching cards, each a little askew, fills 0.90 of its rectangle.
+    Taken as a row only over 0.9, it was not, the fan set the size and was read as one card: its middle card, a
+    jack of diamonds, went unread. The row sets the size (``ROW_FILL``)."""
+    from companion.vision import detect
+
+    sc = _tuning_scene(5163, "saulspatz_gang4colour")
+    true = _card_width(sc)
+    det = detect_cards(sc.image)
+    assert abs(det.card_width / true - 1) < 0.15, (det.size_from, det.card_width, true)
+    jd = next(c for c in sc.cards if c.code == "Jd")
+    assert _named_near(reader.read_still(sc.image), jd, true)
+    monkeypatch.setattr(detect, "ROW_FILL", 0.9)
+    assert detect_cards(sc.image).card_width > 1.4 * true

@@ -105,6 +105,8 @@ SINGLE_OUTLIER = 0.6  # a lone card-shaped blob under this times the lone ones' 
 # 1.97 or more (on the tuning scenes); two cards stacked a quarter to two fifths of a card apart (a stacked slot of
 # the Jokers variant) are 1.76 to 1.90, and would set the card size a quarter too small.
 ROW_ASPECT = 1.94
+# ...and fills this much of its rectangle (a row of three, each card a little askew, fills 0.90 of it)
+ROW_FILL = 0.86
 HAND_ASPECT = 2.0  # a hand's blob (long / short side) is shorter than this
 HANDS_AGREE = 0.15  # ...and where two hands' edges agree on the card size within this, a longer blob is not a hand
 # The card width taken from a close-up region's longest straight stretch is at most this times its rectangle's short
@@ -606,7 +608,7 @@ def detect_cards(image: np.ndarray, work_side: int = WORK_SIDE, card_width_hint:
         lo = 1.1 if all(b[4] < SQUAT for b in singles) else 1.3
         # A row of touching cards settles it: its short side is one card's long side. What looked like lone
         # cards 1.4 times too big were pairs side by side, or tight fans. Else the hands' edges may say so.
-        rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > 0.9 and ROW_ASPECT < b[4] < 6.5]
+        rows = [min(b[2][1]) / CARD_ASPECT for b in blobs if b[3] > ROW_FILL and ROW_ASPECT < b[4] < 6.5]
         row = float(np.median(rows)) if rows else 0.0
         # Lone "cards" of two sizes (a card and a tight fan a fifth bigger, both card-shaped): their median is
         # neither. Where a row or the hands' edges agree with some of them, those are the cards.
@@ -1198,11 +1200,11 @@ def _row_estimate(blobs: Sequence[Blob], area_img: float) -> float:
     """Card width from the biggest filled blob longer than a card's shape (a row of touching cards): its short
     side is a card's long side; 0 when there is none. One shorter than a row of three (``ROW_ASPECT``) may be
     two cards stacked, or one card askew: taken only where no two hands agree on the size instead."""
-    rows = [b for b in blobs if b[3] > 0.86 and b[4] >= ROW_ASPECT]
+    rows = [b for b in blobs if b[3] > ROW_FILL and b[4] >= ROW_ASPECT]
     if not rows:
         lengths, _, long = _stretches_of(blobs, area_img)
         if not _hands_agree(lengths, long):
-            rows = [b for b in blobs if b[3] > 0.86 and b[4] >= 1.62]
+            rows = [b for b in blobs if b[3] > ROW_FILL and b[4] >= 1.62]
     if not rows:
         return 0.0
     return float(min(max(rows, key=lambda b: b[1])[2][1])) / CARD_ASPECT
