@@ -3654,3 +3654,18 @@ def test_a_row_of_cards_a_little_askew_still_sets_the_card_size(
     assert _named_near(reader.read_still(sc.image), jd, true)
     monkeypatch.setattr(detect, "ROW_FILL", 0.9)
     assert detect_cards(sc.image).card_width > 1.4 * true
+
+
+def test_a_located_corner_that_names_the_card_beside_it_is_asked_again_either_way(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5184: a tight fan of three, ten of hearts on top; the queen of clubs beneath shows only its lower
+    index, right beside the ten's. The index locator marks it, but its peak lies between the two indices, and the
+    whole-corner classifier names the ten there, read already. Asked again 0.12 card widths along the frame's x
+    axis away from the ten (``LOCATE_BESIDE``), the queen's own corner names it."""
+    from companion.vision import reader as reader_mod
+
+    sc = _tuning_scene(5184, "byronknoll_vector")
+    qc = next(c for c in sc.cards if c.code == "Qc")
+    assert _named_near(reader.read_still(sc.image), qc, _card_width(sc))
+    monkeypatch.setattr(reader_mod, "LOCATE_BESIDE", 0.0)
+    assert not _named_near(reader.read_still(sc.image), qc, _card_width(sc))
