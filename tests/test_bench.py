@@ -153,3 +153,19 @@ def test_a_font_deck_card_shows_its_whole_index_at_both_corners_whatever_its_siz
         ink = (top_left.min(axis=2) < 128).any(axis=1)
         rows = np.nonzero(ink)[0]  # the index (rank, then suit) is one or two runs of ink rows, whole at both ends
         assert rows.size and rows[-1] < int(0.75 * w) - 5, height
+
+
+def test_the_wide_count_adds_two_runs_kind_by_kind() -> None:
+    """``--wide-scenes``: the first scenes' totals and the further scenes' are added per kind and per count (a
+    count only one side has is kept), and with no further scenes the first totals stand as they are."""
+    from benchmarks.vision_bench import _summed
+
+    first = {"community": {"readable": 78, "right": 78}, "pocket": {"readable": 152, "right": 150},
+             "backs": {"truth": 74, "found": 68}}
+    more = {"community": {"readable": 294, "right": 294}, "pocket": {"readable": 606, "right": 602, "wrong": 1},
+            "backs": {"truth": 289, "found": 277, "not_there": 2}}
+    total = _summed(first, more)
+    assert total["community"] == {"readable": 372, "right": 372}
+    assert total["pocket"] == {"readable": 758, "right": 752, "wrong": 1}
+    assert total["backs"] == {"truth": 363, "found": 345, "not_there": 2}
+    assert _summed(first, None) is first and _summed(first, {}) is first
