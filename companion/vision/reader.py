@@ -1487,7 +1487,8 @@ class Reader:
                       centres: dict[str, np.ndarray] | None = None) -> dict[str, CardRead]:
         """The locator's corner frames (origin, axes, the card's quad) asked of the whole-corner classifier in one
         batch: each card not in ``have`` named where a frame says it at ``sure`` or more, or, said at ``look`` to
-        ``sure``, read again about that frame (``_refined``, pooled as ``LOCATE_POOLED``); the surest frame a card."""
+        ``sure``, read again about that frame (``_refined``, pooled as ``LOCATE_POOLED``); the surest frame a card.
+        ``centres``: the cards read already, by name, where each lies (``LOCATE_BESIDE``; None: not looked beside)."""
         assert self.corner_net is not None
         said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya, _ in frames]))
         if LOCATE_BESIDE and centres:
