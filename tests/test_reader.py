@@ -3024,7 +3024,8 @@ def test_a_card_touching_a_named_one_in_a_row_is_read_at_that_cards_corner_turne
     present = {c.code for c in sc.cards if c.face_up}
     assert {str(r.code) for r in reads if r.code and not r.face_down} <= present
     monkeypatch.setattr(reader_mod, "TOUCHING_TURNS", ())
-    monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)  # (the deep pass's further cards in a row find it too)
+    monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)  # (the deep pass's further cards in a row find it too,
+    monkeypatch.setattr(reader_mod, "LOCATE_SEEN_SHARE", 0.0)  # and the locator at the named card's bare corner)
     assert not _named_near(reader.read_still(sc.image), jack, cw)
 
 
@@ -3486,13 +3487,15 @@ def test_the_deep_pass_reads_a_card_for_each_cards_area_a_row_leaves_uncovered(
     """Seed 5133 (training deck, a stacked row): the row runs into one hand that still lacks the lower cards of
     both stacked slots, well over a card's area uncovered. The deep pass read up to one new card a hand, from its
     four likeliest frames, and the Kh's frame came later; it now reads up to one card for each card's area the
-    cards read leave uncovered (``DEEP_CARDS``), and the Kh is named."""
+    cards read leave uncovered (``DEEP_CARDS``), and the Kh is named. (Since its index corner is asked of the
+    locator's peaks though it sits on a named card's bare corner, ``LOCATE_SEEN_SHARE``, that names it too.)"""
     from companion.vision import reader as reader_mod
 
     reader = Reader()
     sc = _stacked_row(5133, "byronknoll_vector")
     assert "Kh" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "DEEP_CARDS", 1)
+    monkeypatch.setattr(reader_mod, "LOCATE_SEEN_SHARE", 0.0)
     assert "Kh" not in {r.code for r in reader.read_still(sc.image)}
 
 
@@ -3651,6 +3654,23 @@ def test_a_card_outline_found_from_edges_alone_is_named_by_its_pips(reader: Read
     bare = Reader(reader.model_dir)
     bare.edge_pips = False
     assert here(bare) == []
+
+
+def test_an_index_corner_on_a_named_neighbours_bare_corner_is_still_asked(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5192 (the boxed game's colours): the flop and turn laid overlapping, the jack of clubs over the jack of
+    hearts and under the queen of diamonds, the row one blob. Its two index corners sit on its neighbours' bare
+    corners (the jack of hearts' top-right, the queen's bottom-left), each pointing away from that neighbour;
+    the locator marks both. Held for the neighbours' only where the peak's card lies on them
+    (``LOCATE_SEEN_SHARE``), they name the jack; taken for theirs at any corner, it goes unread."""
+    from companion.vision import reader as reader_mod
+
+    sc = _tuning_scene(5192, "saulspatz_gang4colour")
+    jc = next(c for c in sc.cards if c.code == "Jc")
+    assert jc.zone == "community"
+    assert _named_near(reader.read_still(sc.image), jc, 0.3 * _card_width(sc))
+    monkeypatch.setattr(reader_mod, "LOCATE_SEEN_SHARE", 0.0)
+    assert not _named_near(reader.read_still(sc.image), jc, _card_width(sc))
 
 
 def test_a_located_corner_that_names_the_card_beside_it_is_asked_again_off_that_card(

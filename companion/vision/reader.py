@@ -152,8 +152,12 @@ LOCATE_MIN, LOCATE_MOST = 0.3, 12
 LOCATE_LOOK = 0.4
 LOCATE_POOLED = True
 # A peak this near (card widths) a named card's corner is that card's, not asked (as for the far frames: on a white
-# cloth a named ten's other corner was read as 9d, the nine of spades beside it).
+# cloth a named ten's other corner was read as 9d, the nine of spades beside it)...
 LOCATE_SEEN = FAR_CORNER
+# ...at a corner where its index stands (the outline's first and third), and at either other corner only where
+# the peak's card lies this much on the named card (``_share_on``; 0: at every corner): in a row laid overlapping,
+# a card's index corner sits on its neighbour's bare corner, the index pointing away from it.
+LOCATE_SEEN_SHARE = 0.5
 # A peak whose frame names a card read already is asked again this far along its x axis, away from that card
 # (card widths; 0: not).
 LOCATE_BESIDE = 0.12
@@ -1441,7 +1445,7 @@ class Reader:
         read as no card and holds none read (``unread``, as the outline scan's): the corner frames the index
         locator marks there (``reader_locator``, ``LOCATE_MIN`` or more), asked of the whole-corner classifier in one
         batch. A frame is asked only where its index lies in no card read whole (``from_corners``: ids of reads that
-        were not) nor at an index read, its origin not within ``LOCATE_SEEN`` of a named card's corner, and its card
+        were not) nor at an index read, not at a named card's corner (``_at_named``: ``LOCATE_SEEN``), and its card
         lies ``ON_HAND`` on the hand. A card is named as the outline scan names one: at ``SCAN_NET_MIN`` or more, not
         named yet; said at ``LOCATE_LOOK`` to ``SCAN_NET_MIN``, read again about that frame (``_refined``, its
         pooled rule where ``LOCATE_POOLED``). The locator finds the frames geometry misses: a tight fan's rim
@@ -1451,7 +1455,7 @@ class Reader:
         have = {r.code for r in named}
         whole = [r.quad for r in named if id(r) not in from_corners]
         boxes = [r.index_box.mean(axis=0) for r in named if r.index_box is not None]
-        corners = _corners_of(named)
+        outlines = _outlines_of(named)
         out: list[CardRead] = []
         for k, hand in enumerate(list(hands) + list(unread)):
             if k < len(hands):
@@ -1468,7 +1472,7 @@ class Reader:
                     shut = [q for q in whole if q is not lone[0].quad]
             frames: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
             for f in self.locator.locate(image, hand, card_w, LOCATE_MIN, LOCATE_MOST):
-                if _at_named(f, shut, corners, card_w) or any(
+                if _at_named(f, shut, outlines, card_w) or any(
                         np.linalg.norm(_index_at(f) - b) < 0.15 * card_w for b in boxes):
                     continue
                 quad = _card_at(f.origin, f.x_axis, f.y_axis)
@@ -1523,9 +1527,9 @@ class Reader:
     def _read_everywhere(self, image: np.ndarray, reads: list[CardRead], det: Detection) -> list[CardRead]:
         """The index locator over the paper no named card covers (``_paper_boxes``, each box in tiles the locator
         can take, ``_tiles``): each peak at ``EVERYWHERE_MIN`` or more whose index lies on no card named and whose
-        origin is not within ``LOCATE_SEEN`` of a named card's corner, asked of the whole-corner classifier in one
-        batch; a card not named yet is named at ``EVERYWHERE_NET`` or more, and from ``EVERYWHERE_LOOK`` read again
-        about its frame (``_refined``)."""
+        origin is not at a named card's corner (``_at_named``: ``LOCATE_SEEN``), asked of the whole-corner
+        classifier in one batch; a card not named yet is named at ``EVERYWHERE_NET`` or more, and from
+        ``EVERYWHERE_LOOK`` read again about its frame (``_refined``)."""
         assert self.locator is not None and self.corner_net is not None
         card_w = det.card_width
         if card_w <= 0:
@@ -1533,7 +1537,7 @@ class Reader:
         named = [r for r in reads if self._named(r)]
         have = {r.code for r in named}
         quads = [r.quad for r in named]
-        corners = _corners_of(named)
+        outlines = _outlines_of(named)
         frames: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         seen: list[np.ndarray] = []
         # From the working picture where a card is wide enough there (a cheap resize), else from the still, shrunk
@@ -1548,7 +1552,7 @@ class Reader:
                                                EVERYWHERE_MOST, fast=s == 1.0)
         for f in located:
             f.origin, f.x_axis, f.y_axis = (f.origin + 0.5) * s - 0.5, f.x_axis * s, f.y_axis * s
-            if _at_named(f, quads, corners, card_w):
+            if _at_named(f, quads, outlines, card_w):
                 continue
             if any(np.linalg.norm(f.origin - o) < FAR_CORNER * card_w for o in seen):
                 continue  # the same corner marked again where two tiles overlap
@@ -1927,12 +1931,31 @@ def _index_at(f: Located) -> np.ndarray:
     return out
 
 
-def _at_named(f: Located, quads: Sequence[np.ndarray], corners: np.ndarray, card_w: float) -> bool:
+def _at_named(f: Located, quads: Sequence[np.ndarray], outlines: np.ndarray, card_w: float) -> bool:
     """Whether a located frame stands for a card already named: its index lies on one of ``quads``, or its
-    origin within ``LOCATE_SEEN`` card widths of one of ``corners`` (``_corners_of`` the named cards)."""
+    origin within ``LOCATE_SEEN`` card widths of a corner of one of ``outlines`` (the named cards', n x 4 x 2,
+    ``_outlines_of``): of its first or third (where the index stands), or of another where the frame's card lies
+    ``LOCATE_SEEN_SHARE`` or more on that outline."""
     index = _index_at(f)
-    return any(_inside(index, q) for q in quads) or bool(
-        len(corners) and np.min(np.linalg.norm(corners - f.origin, axis=1)) < LOCATE_SEEN * card_w)
+    if any(_inside(index, q) for q in quads):
+        return True
+    if not len(outlines):
+        return False
+    near = np.linalg.norm(outlines - f.origin, axis=2) < LOCATE_SEEN * card_w  # n x 4
+    if not LOCATE_SEEN_SHARE:
+        return bool(near.any())
+    if near[:, [0, 2]].any():
+        return True
+    bare = np.nonzero(near[:, [1, 3]].any(axis=1))[0]
+    if not len(bare):
+        return False
+    card = _card_at(f.origin, f.x_axis, f.y_axis)
+    return any(_share_on(card, outlines[i], card_w) >= LOCATE_SEEN_SHARE for i in bare)
+
+
+def _outlines_of(reads: Sequence[CardRead]) -> np.ndarray:
+    """The reads' outlines (n x 4 x 2, float64), each from the card's printed top-left: ``_at_named``'s."""
+    return np.array([r.quad.reshape(4, 2) for r in reads], np.float64).reshape(-1, 4, 2)
 
 
 def _corners_of(reads: Sequence[CardRead]) -> np.ndarray:
