@@ -3479,6 +3479,7 @@ def test_a_corner_read_naming_another_card_inside_a_card_read_whole_is_kept(monk
     sc = _stacked_row(5093, "byronknoll_vector")
     assert "Qs" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "STACKED_KEEP", False)
+    monkeypatch.setattr(reader_mod, "LOCATE_GLYPHS", 0.0)  # (the locator's frame, checked by the glyphs, finds it too)
     assert "Qs" not in {r.code for r in reader.read_still(sc.image)}
 
 
@@ -3654,6 +3655,24 @@ def test_a_card_outline_found_from_edges_alone_is_named_by_its_pips(reader: Read
     bare = Reader(reader.model_dir)
     bare.edge_pips = False
     assert here(bare) == []
+
+
+def test_a_located_card_the_classifier_half_believes_is_named_where_the_glyphs_there_say_it_too(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5099, a stacked row: the jack of clubs lies under the jack of diamonds, its index just above the
+    diamond's. The locator marks it, but the classifier's frame takes in both indices: it says Jc at about 0.6,
+    and no frame about it says more (``_refined``). The glyph reader there, turned as ``_refined`` turns, names the
+    jack of clubs and no other card (``LOCATE_GLYPHS``), and it is named; without that check it goes unread."""
+    from companion.vision import reader as reader_mod
+
+    sc = _stacked_row(5099, "byronknoll_vector")
+    jc = next(c for c in sc.cards if c.code == "Jc")
+    present = {c.code for c in sc.cards if c.face_up}
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, jc, 0.5 * _card_width(sc))
+    assert {str(r.code) for r in reads if r.code and not r.face_down} <= present
+    monkeypatch.setattr(reader_mod, "LOCATE_GLYPHS", 0.0)
+    assert not _named_near(reader.read_still(sc.image), jc, _card_width(sc))
 
 
 def test_an_index_corner_on_a_named_neighbours_bare_corner_is_still_asked(

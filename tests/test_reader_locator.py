@@ -178,10 +178,16 @@ def test_tiles_cover_the_picture_within_the_locators_reach() -> None:
     ("lo", "byronknoll_vector", 5236, "6h"),
     ("def", "saulspatz_gang4colour", 5154, "Qh"),
 ])
-def test_the_whole_picture_pass_finds_a_card_no_hand_showed(kind: str, deck: str, seed: int, code: str) -> None:
+def test_the_whole_picture_pass_finds_a_card_no_hand_showed(monkeypatch: pytest.MonkeyPatch, kind: str, deck: str,
+                                                            seed: int, code: str) -> None:
     """Tuning tables (training decks) where a card is read only by the locator over the paper no named card covers
-    (``Reader.locate_everywhere``): without that pass it goes unread; nothing else differs, nothing wrong."""
+    (``Reader.locate_everywhere``): without that pass it goes unread; nothing else differs, nothing wrong. (Since
+    a located frame the classifier half believes may be named by the glyphs there, ``LOCATE_GLYPHS``, the hands'
+    frames find seed 5236's six too: that is off here.)"""
+    import companion.vision.reader as reader_mod
     from companion.vision.reader import Reader
+
+    monkeypatch.setattr(reader_mod, "LOCATE_GLYPHS", 0.0)
     from companion.vision.synthetic import render_scene
 
     kw = {"def": {"size": (2028, 1520)}, "lo": {"size": (2028, 1521), "card_height": 0.085}}[kind]
@@ -227,11 +233,14 @@ def test_the_paper_pass_looks_about_small_pieces_of_paper_too(monkeypatch: pytes
                                                               code: str) -> None:
     """The pass over the paper no named card covers boxes pieces of paper from a twentieth of a card, 0.6 card
     widths wider all round: this card shows too little paper for the boxes it had first (a tenth of a card, 0.3
-    card widths wider) and is read only with the wider ones; nothing else differs."""
+    card widths wider) and is read only with the wider ones; nothing else differs. (With ``LOCATE_GLYPHS`` off: the
+    hands' located frames, checked by the glyphs, find both cards too.)"""
     import companion.vision.reader as reader_mod
     from companion.vision.reader import Reader
     from companion.vision.synthetic import render_scene
     from tests.photos import real_photo
+
+    monkeypatch.setattr(reader_mod, "LOCATE_GLYPHS", 0.0)
 
     kind, *rest = spec.split(":")
     if kind == "photo":

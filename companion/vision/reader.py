@@ -161,6 +161,10 @@ LOCATE_SEEN_SHARE = 0.5
 # A peak whose frame names a card read already is asked again this far along its x axis, away from that card
 # (card widths; 0: not).
 LOCATE_BESIDE = 0.12
+# A card said at LOCATE_LOOK or more that _refined leaves unnamed is named where the glyph reader at that frame
+# names it too at this or more, and no other card (``_glyphs_say``; 0: not): a stacked slot's lower card, its index
+# above the upper card's, the classifier's frame taking in both.
+LOCATE_GLYPHS = 0.6
 # Last, the locator over the paper no named card covers, anywhere in the picture (``_read_everywhere``): a card no
 # outline nor hand gave (half off the picture, beside a box in a phone photo, a stacked slot's card, a hand on a
 # white cloth). Boxes round each piece of such paper EVERYWHERE_CARDS of a card's area or more, EVERYWHERE_MARGIN
@@ -1491,7 +1495,8 @@ class Reader:
                       centres: dict[str, np.ndarray] | None = None) -> dict[str, CardRead]:
         """The locator's corner frames (origin, axes, the card's quad) asked of the whole-corner classifier in one
         batch: each card not in ``have`` named where a frame says it at ``sure`` or more, or, said at ``look`` to
-        ``sure``, read again about that frame (``_refined``, pooled as ``LOCATE_POOLED``); the surest frame a card.
+        ``sure``, read again about that frame (``_refined``, pooled as ``LOCATE_POOLED``), and where that leaves it
+        unnamed, named where the glyph reader there names it too (``LOCATE_GLYPHS``); the surest frame a card.
         ``centres``: the cards read already, by name, where each lies (``LOCATE_BESIDE``; None: not looked beside)."""
         assert self.corner_net is not None
         said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya, _ in frames]))
@@ -1522,6 +1527,13 @@ class Reader:
             for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
                                          pooled=LOCATE_POOLED, look=look).items():
                 best[code] = r
+            if LOCATE_GLYPHS:
+                for f, (code, conf) in sorted(looked, key=lambda fc: -fc[1][1]):
+                    if code is None or code in have or code in best:
+                        continue
+                    p = self._glyphs_say(image, f.origin, f.x_axis, f.y_axis, code, REFINE_TURNS)
+                    if p >= LOCATE_GLYPHS:
+                        best[code] = f.named(code, max(conf, p))
         return best
 
     def _read_everywhere(self, image: np.ndarray, reads: list[CardRead], det: Detection) -> list[CardRead]:
@@ -1567,13 +1579,22 @@ class Reader:
                       code: str) -> bool:
         """The glyph reader names ``code`` at ``UNDER_AGREE`` or more at the frame or a little further out
         (``SCAN_OUTSETS``), and another card at neither."""
+        return self._glyphs_say(image, origin, x_axis, y_axis, code) >= UNDER_AGREE
+
+    def _glyphs_say(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
+                    code: str, turns: Sequence[float] = (0.0,)) -> float:
+        """How surely the glyph reader names ``code`` at the frame or a little further out (``SCAN_OUTSETS``), each
+        turned by ``turns`` (degrees), the surest; 0 where it names another card at any."""
         said = []
-        for outset in SCAN_OUTSETS:
-            read = self.read_corner(image, origin, x_axis, y_axis, outset, guessed=True)
-            if read is not None:
-                said.append(self.decide([read], guessed=True)[:2])
-        return any(c == code and p >= UNDER_AGREE for c, p in said) and \
-            not any(c is not None and c != code for c, _ in said)
+        for turn in turns:
+            xa, ya = (x_axis, y_axis) if not turn else (_rotated(x_axis, turn), _rotated(y_axis, turn))
+            for outset in SCAN_OUTSETS:
+                read = self.read_corner(image, origin, xa, ya, outset, guessed=True)
+                if read is not None:
+                    said.append(self.decide([read], guessed=True)[:2])
+        if any(c is not None and c != code for c, _ in said):
+            return 0.0
+        return max((float(p) for c, p in said if c == code), default=0.0)
 
     def _read_retried(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
                       outset: float, jitter: tuple[tuple[float, float], ...] = JITTER) -> tuple[CardRead | None, int]:
