@@ -1439,6 +1439,7 @@ class Reader:
                 for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
                                              pooled=False).items():
                     best[code] = r
+                best.update(self._glyphs_named(image, looked, have | set(best)))
             out += best.values()
             have |= set(best)
         return out
@@ -1527,14 +1528,24 @@ class Reader:
             for code, r in self._refined(image, looked, {c for c in have if c is not None} | set(best),
                                          pooled=LOCATE_POOLED, look=look).items():
                 best[code] = r
-            if LOCATE_GLYPHS:
-                for f, (code, conf) in sorted(looked, key=lambda fc: -fc[1][1]):
-                    if code is None or code in have or code in best:
-                        continue
-                    p = self._glyphs_say(image, f.origin, f.x_axis, f.y_axis, code, REFINE_TURNS)
-                    if p >= LOCATE_GLYPHS:
-                        best[code] = f.named(code, max(conf, p))
+            best.update(self._glyphs_named(image, looked, have | set(best)))
         return best
+
+    def _glyphs_named(self, image: np.ndarray, looked: list[tuple[_Unnamed, tuple[str | None, float]]],
+                      have: AbstractSet[str | None]) -> dict[str, CardRead]:
+        """Of the frames the classifier half believes (``looked``), surest first, each card not in ``have`` named
+        where the glyph reader at that frame names it too at ``LOCATE_GLYPHS`` or more, and no other card
+        (``_glyphs_say``, turned as ``_refined`` turns; 0: none)."""
+        out: dict[str, CardRead] = {}
+        if not LOCATE_GLYPHS:
+            return out
+        for f, (code, conf) in sorted(looked, key=lambda fc: -fc[1][1]):
+            if code is None or code in have or code in out:
+                continue
+            p = self._glyphs_say(image, f.origin, f.x_axis, f.y_axis, code, REFINE_TURNS)
+            if p >= LOCATE_GLYPHS:
+                out[code] = f.named(code, max(conf, p))
+        return out
 
     def _read_everywhere(self, image: np.ndarray, reads: list[CardRead], det: Detection) -> list[CardRead]:
         """The index locator over the paper no named card covers (``_paper_boxes``, each box in tiles the locator
