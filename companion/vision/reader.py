@@ -161,9 +161,10 @@ LOCATE_SEEN_SHARE = 0.5
 # A peak whose frame names a card read already is asked again this far along its x axis, away from that card
 # (card widths; 0: not).
 LOCATE_BESIDE = 0.12
-# A card said at LOCATE_LOOK or more that _refined leaves unnamed is named where the glyph reader at that frame
-# names it too at this or more, and no other card (``_glyphs_say``; 0: not): a stacked slot's lower card, its index
-# above the upper card's, the classifier's frame taking in both.
+# A card the classifier half believes at a located frame (LOCATE_LOOK or more) or an outline scan's (REFINE_LOOK
+# or more) that _refined leaves unnamed is named where the glyph reader at that frame names it too at this or more,
+# and no other card (``_glyphs_named``; 0: not): a stacked slot's lower card, its index above the upper card's, the
+# classifier's frame taking in both.
 LOCATE_GLYPHS = 0.6
 # Last, the locator over the paper no named card covers, anywhere in the picture (``_read_everywhere``): a card no
 # outline nor hand gave (half off the picture, beside a box in a phone photo, a stacked slot's card, a hand on a
