@@ -425,16 +425,23 @@ SCAN_INNER = 0.3
 # at low resolution cuts a card's rounded corner 0.04-0.09 card widths inside it (lower cards missed on the tuning
 # scenes at 2028x1520, cards 0.085 of its height), where the classifier reads 0.4-0.8; 0.05 further out, 0.9-0.97.
 SCAN_OUTSETS = (0.0, 0.05)
+# Of the outline's points at a convex turn (one every SCAN_STEP card widths along it: a rounded card corner gives
+# three to six side by side), only the sharpest within SCAN_APART card widths is kept (0: all).
+SCAN_APART = 0.08
 
 
-def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None = None, skip_r: float = 0.06
+def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None = None, skip_r: float = 0.06,
+                   passed: list[tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]] | None = None
                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Card frames (origin, x axis, y axis; pixels, axes one card width long) at every convex turn of a hand's
     outline, squared up on each of the hand's edge directions, turned each way whose index would lie inside the
     hand, each at the turn and a little further out (``SCAN_OUTSETS``). For the whole-corner classifier where
     neither the outline's corners nor the glyph pairs found a card's corner: a lower card's corner that the
     outline rounds off, or whose edges show for under a fifth of a card.
-    ``skip``: corners (n x 2) near which no frame is made (within ``skip_r`` card widths: cards read already)."""
+    ``skip``: corners (n x 2) near which no frame is made (within ``skip_r`` card widths: cards read already).
+    Of the turns side by side along a rounded corner (one every ``SCAN_STEP``), each way a frame can face, only
+    the sharpest within ``SCAN_APART`` card widths; the others' frames are added to ``passed``, where given, each
+    list with its turn (for a second look beside a turn whose frame half named a card)."""
     dense, perimeter = resampled(outline, SCAN_STEP * card_w)
     if perimeter < card_w:
         return []
@@ -446,17 +453,18 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
     side = 1.0 if area2 > 0 else -1.0  # which side of the direction of travel the hand lies on
     inward = side * np.stack([-chord[:, 1], chord[:, 0]], axis=1) / np.maximum(length, 1e-9)[:, None]
     rise = np.einsum("ij,ij->i", dense - before, inward)
-    turns = dense[(rise < -SCAN_TURN * card_w) & (length > 0)]
+    sharp = (rise < -SCAN_TURN * card_w) & (length > 0)
+    turns, bend = dense[sharp], rise[sharp]
     if skip is not None and len(skip) and len(turns):
-        near = np.linalg.norm(turns[:, None, :] - np.asarray(skip, np.float64)[None, :, :], axis=2).min(axis=1)
-        turns = turns[near >= skip_r * card_w]
+        near_skip = np.linalg.norm(turns[:, None, :] - np.asarray(skip, np.float64)[None, :, :], axis=2).min(axis=1)
+        turns, bend = turns[near_skip >= skip_r * card_w], bend[near_skip >= skip_r * card_w]
     if not len(turns):
         return []
     poly = outline.reshape(-1, 1, 2).astype(np.float32)
     directions = _edge_directions(dense)
-    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for p in turns:
-        for deg in directions:
+    found: list[tuple[int, int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]] = []  # turn, way, frames
+    for i, p in enumerate(turns):
+        for d, deg in enumerate(directions):
             for quarter in range(4):
                 a = np.radians(deg + 90.0 * quarter)
                 xa = np.array([np.cos(a), np.sin(a)]) * card_w
@@ -465,8 +473,20 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
                 inner = p + SCAN_INNER * (xa + ya)
                 if cv2.pointPolygonTest(poly, (float(at[0]), float(at[1])), True) >= SCAN_DEEP * card_w and \
                         cv2.pointPolygonTest(poly, (float(inner[0]), float(inner[1])), False) >= 0:
-                    out += [(p - s * (xa + ya), xa, ya) for s in SCAN_OUTSETS]
-    return out
+                    found.append((i, 4 * d + quarter, [(p - s * (xa + ya), xa, ya) for s in SCAN_OUTSETS]))
+    kept = np.ones(len(found), bool)
+    if SCAN_APART:  # each way a frame can face: the sharpest turn of those side by side
+        kept[:] = False
+        kept_at: dict[int, list[np.ndarray]] = {}  # way -> the turns kept for it
+        for k in sorted(range(len(found)), key=lambda k: bend[found[k][0]]):
+            i, way, _ = found[k]
+            at = kept_at.setdefault(way, [])
+            if all(float(np.linalg.norm(turns[i] - q)) >= SCAN_APART * card_w for q in at):
+                kept[k] = True
+                at.append(turns[i])
+    if passed is not None:
+        passed += [(turns[i], frames) for k, (i, _, frames) in enumerate(found) if not kept[k]]
+    return [f for k, (_, _, frames) in enumerate(found) if kept[k] for f in frames]
 
 
 def _edge_directions(dense: np.ndarray) -> list[float]:

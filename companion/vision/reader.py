@@ -143,6 +143,12 @@ SCAN_NET_MIN = 0.9
 # widths long (a card's short side, whole): two cards neither of which read (seed 5187 at low resolution: 1.04),
 # not a glare spot joined to chips (0.89), whose outline gave 328 frames and doubled a still's time.
 SCAN_BARE_EDGE = 1.0
+# The outline scan asks the sharpest of the turns side by side along a rounded corner (``index_search.SCAN_APART``:
+# a whole-table still's frames 378 -> 229, the scan's time 170 -> 112 ms, for the same cards on every tuning set),
+# then the turns passed over within SCAN_NEAR card widths of a frame that names a card not read yet at SCAN_NEAR_LOOK
+# to SCAN_NET_MIN (tuning scenes: three cards were named only from such a turn; none lost).
+SCAN_NEAR_LOOK = 0.3
+SCAN_NEAR = 0.16
 # The index locator's peaks asked of the whole-corner classifier (``_read_located``): at this score or more, at
 # most so many a hand.
 LOCATE_MIN, LOCATE_MOST = 0.3, 12
@@ -1388,37 +1394,24 @@ class Reader:
                 continue
             if is_hand and held == 0 and _longest_edge(hand) < SCAN_BARE_EDGE * card_w:
                 continue  # no card's straight edge: glare joined to chips
-            frames = outline_frames(hand, card_w, corners)
-            checked = [False] * len(frames)  # named only where the glyphs there agree (CROWDED_UNDER)
-            if crowded and frames:
-                # A hand of two cards read or more: only a corner whose index lies on paper no card read covers
-                # (the lower card of three, its corner sticking out past the others').
-                o, xa, ya = (np.array([f[i] for f in frames]) for i in range(3))
-                spots = np.concatenate([o + t[0] * xa + t[1] * ya for t in CROWDED_CHECK])
-                covered = np.zeros(len(spots), bool)
-                by_whole = np.zeros(len(spots), bool)  # ...covered by a card read whole (not from a corner)
-                for r in named:
-                    inside = _in_quad(spots, r.quad)
-                    covered |= inside
-                    if id(r) not in from_corners:
-                        by_whole |= inside
-                hidden: np.ndarray = np.any(covered.reshape(len(CROWDED_CHECK), -1), axis=0)
-                # A card named from its corner has its whole outline drawn from there, over the cards laid on it
-                # too: a frame covered by such outlines alone may be the index of a card above that one, named
-                # only where the glyphs there say the same card (CROWDED_UNDER, ``_glyphs_agree``).
-                # (Its corner, CROWDED_CHECK's second spot, on no card read, and only in a hand the cards read
-                # leave UNDER_UNCOVERED of a card's area uncovered: 1.13-1.44 the time of a whole-table still where
-                # every such frame was looked at; with the corner's test alone, 1.06 per still, for +3 cards.)
-                corner_free = ~covered.reshape(len(CROWDED_CHECK), -1)[1]
-                under = ~np.any(by_whole.reshape(len(CROWDED_CHECK), -1), axis=0) & hidden & corner_free
-                if not (CROWDED_UNDER and under.any()
-                        and _uncovered(hand, [r.quad for r in named], card_w) >= UNDER_UNCOVERED):
-                    under[:] = False  # (the hand's uncovered area measured only where such a frame is)
-                keep = [i for i in range(len(frames)) if not hidden[i] or under[i]]
-                frames, checked = [frames[i] for i in keep], [bool(under[i]) for i in keep]
+            passed: list[tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]] = []
+            frames, checked = self._scan_screened(outline_frames(hand, card_w, corners, passed=passed), hand, named,
+                                                  card_w, from_corners, crowded)
             if not frames:
                 continue
             said = self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya in frames]))
+            # Only the sharpest of the turns side by side was asked (``index_search.SCAN_APART``); where a frame
+            # half names a card not read yet, the turns passed over beside it are asked too (SCAN_NEAR): the
+            # surest frame of a small card may stand a step or two off the sharpest turn.
+            near = np.array([o for (o, _, _), (code, conf) in zip(frames, said)
+                             if code is not None and code not in have and SCAN_NEAR_LOOK <= conf < SCAN_NET_MIN])
+            if len(near) and passed:
+                more, more_checked = self._scan_screened(
+                    [f for p, fs in passed if np.linalg.norm(near - p, axis=1).min() <= SCAN_NEAR * card_w
+                     for f in fs], hand, named, card_w, from_corners, crowded)
+                if more:
+                    frames, checked = frames + more, checked + more_checked
+                    said += self.corner_net.name(np.stack([frame_input(image, o, xa, ya) for o, xa, ya in more]))
             best: dict[str, CardRead] = {}
             looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []  # half believed, for _refined
             for (o, xa, ya), (code, conf), check in zip(frames, said, checked):
@@ -1444,6 +1437,40 @@ class Reader:
             out += best.values()
             have |= set(best)
         return out
+
+    def _scan_screened(self, frames: list[tuple[np.ndarray, np.ndarray, np.ndarray]], hand: np.ndarray,
+                       named: list[CardRead], card_w: float, from_corners: set[int], crowded: bool
+                       ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], list[bool]]:
+        """The outline scan's frames of ``hand`` worth asking, and for each whether it is named only where the
+        glyphs there agree (CROWDED_UNDER): all of them in a hand with one card read or none (``crowded``
+        False); in a hand of two cards read or more, only a corner whose index lies on paper no card read covers
+        (the lower card of three, its corner sticking out past the others')."""
+        checked = [False] * len(frames)
+        if not (crowded and frames):
+            return frames, checked
+        o, xa, ya = (np.array([f[i] for f in frames]) for i in range(3))
+        spots = np.concatenate([o + t[0] * xa + t[1] * ya for t in CROWDED_CHECK])
+        covered = np.zeros(len(spots), bool)
+        by_whole = np.zeros(len(spots), bool)  # ...covered by a card read whole (not from a corner)
+        for r in named:
+            inside = _in_quad(spots, r.quad)
+            covered |= inside
+            if id(r) not in from_corners:
+                by_whole |= inside
+        hidden: np.ndarray = np.any(covered.reshape(len(CROWDED_CHECK), -1), axis=0)
+        # A card named from its corner has its whole outline drawn from there, over the cards laid on it too: a
+        # frame covered by such outlines alone may be the index of a card above that one, named only where the
+        # glyphs there say the same card (CROWDED_UNDER, ``_glyphs_agree``). (Its corner, CROWDED_CHECK's second
+        # spot, on no card read, and only in a hand the cards read leave UNDER_UNCOVERED of a card's area
+        # uncovered: 1.13-1.44 the time of a whole-table still where every such frame was looked at; with the
+        # corner's test alone, 1.06 per still, for +3 cards.)
+        corner_free = ~covered.reshape(len(CROWDED_CHECK), -1)[1]
+        under = ~np.any(by_whole.reshape(len(CROWDED_CHECK), -1), axis=0) & hidden & corner_free
+        if not (CROWDED_UNDER and under.any()
+                and _uncovered(hand, [r.quad for r in named], card_w) >= UNDER_UNCOVERED):
+            under[:] = False  # (the hand's uncovered area measured only where such a frame is)
+        keep = [i for i in range(len(frames)) if not hidden[i] or under[i]]
+        return [frames[i] for i in keep], [bool(under[i]) for i in keep]
 
     def _read_located(self, image: np.ndarray, hands: list[np.ndarray], reads: list[CardRead], card_w: float,
                       from_corners: set[int], unread: Sequence[np.ndarray] = ()) -> list[CardRead]:
