@@ -480,10 +480,10 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
         kept_at: dict[int, list[np.ndarray]] = {}  # way -> the turns kept for it
         for k in sorted(range(len(found)), key=lambda k: bend[found[k][0]]):
             i, way, _ = found[k]
-            at = kept_at.setdefault(way, [])
-            if all(float(np.linalg.norm(turns[i] - q)) >= SCAN_APART * card_w for q in at):
+            taken = kept_at.setdefault(way, [])
+            if all(float(np.linalg.norm(turns[i] - q)) >= SCAN_APART * card_w for q in taken):
                 kept[k] = True
-                at.append(turns[i])
+                taken.append(turns[i])
     if passed is not None:
         passed += [(turns[i], frames) for k, (i, _, frames) in enumerate(found) if not kept[k]]
     return [f for k, (_, _, frames) in enumerate(found) if kept[k] for f in frames]
