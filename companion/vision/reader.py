@@ -146,7 +146,7 @@ SCAN_BARE_EDGE = 1.0
 # The outline scan asks the sharpest of the turns side by side along a rounded corner (``index_search.SCAN_APART``:
 # a whole-table still's frames 378 -> 229, the scan's time 170 -> 112 ms, for the same cards on every tuning set),
 # then the turns passed over within SCAN_NEAR card widths of a frame that names a card not read yet at SCAN_NEAR_LOOK
-# to SCAN_NET_MIN (tuning scenes: three cards were named only from such a turn; none lost).
+# to SCAN_NET_MIN (tuning scenes: two small cards, 5119's 9c and 5247's Qs, are named only from such a turn).
 SCAN_NEAR_LOOK = 0.3
 SCAN_NEAR = 0.16
 # The index locator's peaks asked of the whole-corner classifier (``_read_located``): at this score or more, at
