@@ -2020,7 +2020,7 @@ def _outlines_of(reads: Sequence[CardRead]) -> np.ndarray:
 
 def _corners_of(reads: Sequence[CardRead]) -> np.ndarray:
     """Every corner of the reads' outlines (n x 2, float64): where a frame stands for a card already named."""
-    return np.array([c for r in reads for c in r.quad.reshape(-1, 2)], np.float64).reshape(-1, 2)
+    return _outlines_of(reads).reshape(-1, 2)
 
 
 def _pip_sized(quad: np.ndarray, card_w: float) -> bool:
