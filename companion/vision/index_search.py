@@ -461,32 +461,42 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
     if not len(turns):
         return []
     poly = outline.reshape(-1, 1, 2).astype(np.float32)
-    directions = _edge_directions(dense)
-    found: list[tuple[int, int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]] = []  # turn, way, frames
-    for i, p in enumerate(turns):
-        for d, deg in enumerate(directions):
-            for quarter in range(4):
-                a = np.radians(deg + 90.0 * quarter)
-                xa = np.array([np.cos(a), np.sin(a)]) * card_w
-                ya = np.array([-np.sin(a), np.cos(a)]) * card_w
-                at = p + SCAN_INDEX[0] * xa + SCAN_INDEX[1] * ya
-                inner = p + SCAN_INNER * (xa + ya)
-                if cv2.pointPolygonTest(poly, (float(at[0]), float(at[1])), True) >= SCAN_DEEP * card_w and \
-                        cv2.pointPolygonTest(poly, (float(inner[0]), float(inner[1])), False) >= 0:
-                    found.append((i, 4 * d + quarter, [(p - s * (xa + ya), xa, ya) for s in SCAN_OUTSETS]))
-    kept = np.ones(len(found), bool)
-    if SCAN_APART:  # each way a frame can face: the sharpest turn of those side by side
+    # Each way a frame can face (an edge direction turned a quarter at a time): its axes, and where its index and
+    # a point well inside its card lie from the turn. Then, for every turn and way, both points (turns x ways);
+    # those off the outline's bounding box are outside it, and only the others are tested against the outline.
+    ways = [np.radians(deg + 90.0 * quarter) for deg in _edge_directions(dense) for quarter in range(4)]
+    if not ways:
+        return []
+    xas = np.array([np.array([np.cos(a), np.sin(a)]) * card_w for a in ways])
+    yas = np.array([np.array([-np.sin(a), np.cos(a)]) * card_w for a in ways])
+    ats = turns[:, None, :] + SCAN_INDEX[0] * xas[None] + SCAN_INDEX[1] * yas[None]  # (as p + c * xa + d * ya)
+    inners = turns[:, None, :] + (SCAN_INNER * (xas + yas))[None, :, :]
+    lo, hi = outline.reshape(-1, 2).min(axis=0), outline.reshape(-1, 2).max(axis=0)
+    maybe = np.all((ats >= lo) & (ats <= hi) & (inners >= lo) & (inners <= hi), axis=2)
+    ii, ww = np.nonzero(maybe)  # turn and way of each frame, turn by turn (each turn's ways in order)
+    fit = [k for k, (i, w) in enumerate(zip(ii, ww))
+           if cv2.pointPolygonTest(poly, (float(ats[i, w, 0]), float(ats[i, w, 1])), True) >= SCAN_DEEP * card_w
+           and cv2.pointPolygonTest(poly, (float(inners[i, w, 0]), float(inners[i, w, 1])), False) >= 0]
+    ii, ww = ii[fit], ww[fit]
+    xa, ya = xas[ww], yas[ww]
+    origins = [turns[ii] - s * (xa + ya) for s in SCAN_OUTSETS]
+    kept = np.ones(len(ii), bool)
+    if SCAN_APART and len(ii):  # each way a frame can face: the sharpest turn of those side by side
         kept[:] = False
-        kept_at: dict[int, list[np.ndarray]] = {}  # way -> the turns kept for it
-        for k in sorted(range(len(found)), key=lambda k: bend[found[k][0]]):
-            i, way, _ = found[k]
-            taken = kept_at.setdefault(way, [])
-            if all(float(np.linalg.norm(turns[i] - q)) >= SCAN_APART * card_w for q in taken):
+        apart = np.linalg.norm(turns[:, None, :] - turns[None, :, :], axis=2) >= SCAN_APART * card_w
+        taken: dict[int, list[int]] = {}  # way -> the turns kept for it
+        for k in np.argsort(bend[ii], kind="stable"):
+            at_way = taken.setdefault(int(ww[k]), [])
+            if apart[ii[k], at_way].all():
                 kept[k] = True
-                taken.append(turns[i])
+                at_way.append(int(ii[k]))
+
+    def frames(k: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        return [(o[k], xa[k], ya[k]) for o in origins]
+
     if passed is not None:
-        passed += [(turns[i], frames) for k, (i, _, frames) in enumerate(found) if not kept[k]]
-    return [f for k, (_, _, frames) in enumerate(found) if kept[k] for f in frames]
+        passed += [(turns[ii[k]], frames(k)) for k in np.flatnonzero(~kept)]
+    return [f for k in np.flatnonzero(kept) for f in frames(k)]
 
 
 def _edge_directions(dense: np.ndarray) -> list[float]:

@@ -17,7 +17,7 @@ import os
 from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import cv2
 import numpy as np
@@ -1755,6 +1755,20 @@ class Reader:
         boxes = [r.index_box.mean(axis=0) for r in named if r.index_box is not None]
         need = self.threshold + GUESSED_MARGIN + FAR_MARGIN
         out: list[CardRead] = []
+        kept: dict[str, Any] = {}
+
+        def known() -> tuple[np.ndarray, list[CardRead], np.ndarray, np.ndarray]:
+            """The index boxes' middles (n x 2), the cards named, and their outlines' bounding boxes (a hundredth
+            of a pixel wider all round: a point outside is outside the outline for ``_inside`` too), anew only
+            once a card was named (``boxes`` and ``out`` are only added to)."""
+            if kept.get("n") != (len(boxes), len(out)):
+                cards = named + out
+                quads = [c.quad.reshape(-1, 2) for c in cards]
+                kept.update(n=(len(boxes), len(out)), near=np.asarray(boxes, np.float64).reshape(-1, 2), cards=cards,
+                            lo=np.array([q.min(axis=0) for q in quads]).reshape(-1, 2) - 0.01,
+                            hi=np.array([q.max(axis=0) for q in quads]).reshape(-1, 2) + 0.01)
+            return kept["near"], kept["cards"], kept["lo"], kept["hi"]
+
         for hand in hands:
             held = _held(hand, named, card_w)
             if not held or (len({r.code for r in held}) >= HAND_CARDS and _uncovered(
@@ -1765,17 +1779,27 @@ class Reader:
             def depth(p: np.ndarray) -> float:
                 return float(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True))
 
-            def may_show(mid: np.ndarray, beside: CardRead) -> bool:
-                return depth(mid) >= -0.1 * card_w and not any(
-                    np.linalg.norm(mid - b) < 0.15 * card_w for b in boxes) and not any(
-                    (c.code != beside.code or id(c) in whole_ids) and _inside(mid, c.quad) for c in named + out)
+            def shows(mids: list[np.ndarray], beside: CardRead) -> list[bool]:
+                """For each of ``mids``, whether an index could show there (as the docstring says)."""
+                ok = np.array([depth(m) >= -0.1 * card_w for m in mids], bool)
+                at = np.array(mids, np.float64).reshape(-1, 2)
+                near, cards, lo, hi = known()
+                if len(near):
+                    ok &= ~np.any(np.linalg.norm(at[:, None] - near[None], axis=2) < 0.15 * card_w, axis=1)
+                # (Only the cards whose outline's bounding box holds the point are tested against the outline.)
+                boxed = np.all((lo[None] <= at[:, None]) & (at[:, None] <= hi[None]), axis=2)
+                for i in np.flatnonzero(ok):
+                    ok[i] = not any((c.code != beside.code or id(c) in whole_ids) and _inside(mids[i], c.quad)
+                                    for c in (cards[j] for j in np.flatnonzero(boxed[i])))
+                return [bool(v) for v in ok]
 
             frames: list[tuple[CardRead, int, np.ndarray, np.ndarray, np.ndarray]] = []
             for r in held:
                 for k in (0, 2):  # its two index corners
                     o, xa, ya, _ = corner_frame(r.quad, k)
-                    frames += [(r, k, at, xa, ya) for at in (o + sign * s * xa for s in SLIDES for sign in (1.0, -1.0))
-                               if may_show(at + INDEX_AT[0] * xa + INDEX_AT[1] * ya, r)]
+                    ats = [o + sign * s * xa for s in SLIDES for sign in (1.0, -1.0)]
+                    frames += [(r, k, at, xa, ya) for at, show in zip(
+                        ats, shows([at + INDEX_AT[0] * xa + INDEX_AT[1] * ya for at in ats], r)) if show]
             if not frames:
                 continue
             said: list[tuple[str | None, float]] = [(None, 0.0)] * len(frames)
@@ -1786,7 +1810,7 @@ class Reader:
             looked: list[tuple[_Unnamed, tuple[str | None, float]]] = []  # half believed, for _refined
             for (r, k, at, xa, ya), (net_code, net_conf) in zip(frames, said):
                 if (id(r), k) in done or (SLID_SECOND and (net_code is None or net_code in codes)) or \
-                        not may_show(at + INDEX_AT[0] * xa + INDEX_AT[1] * ya, r):
+                        not shows([at + INDEX_AT[0] * xa + INDEX_AT[1] * ya], r)[0]:
                     continue
                 read, _ = self._read_retried(image, at, xa, ya, OUTSET)
                 # Named at the far frames' margin; or a little under it where the classifier is nearly sure of
