@@ -495,8 +495,8 @@ def outline_frames(outline: np.ndarray, card_w: float, skip: np.ndarray | None =
         return [(o[k], xa[k], ya[k]) for o in origins]
 
     if passed is not None:
-        passed += [(turns[ii[k]], frames(k)) for k in np.flatnonzero(~kept)]
-    return [f for k in np.flatnonzero(kept) for f in frames(k)]
+        passed += [(turns[ii[k]], frames(k)) for k in np.flatnonzero(~kept).tolist()]
+    return [f for k in np.flatnonzero(kept).tolist() for f in frames(k)]
 
 
 def _edge_directions(dense: np.ndarray) -> list[float]:
