@@ -3762,3 +3762,16 @@ def test_a_located_corner_that_names_the_card_beside_it_is_asked_again_off_that_
     assert _named_near(reader.read_still(sc.image), qc, _card_width(sc))
     monkeypatch.setattr(reader_mod, "LOCATE_BESIDE", 0.0)
     assert not _named_near(reader.read_still(sc.image), qc, _card_width(sc))
+
+
+def test_a_thin_ring_round_a_hand_is_not_counted_as_paper_beyond_it() -> None:
+    """The region edges enclose lies a pixel or two outside a hand's outline all round: with ``thin``, strips that
+    narrow are not counted as uncovered paper (``LOOSE_THIN``), while a lower card's strip beyond the hand is."""
+    from companion.vision import reader as R
+    cw = 160.0  # 16 raster pixels to a card width: 10 image pixels a raster pixel
+    hand = np.array([[0, 0], [320, 0], [320, 224], [0, 224]], np.float32)
+    ring = np.array([[-10, -10], [330, -10], [330, 234], [-10, 234]], np.float32)  # a pixel of raster wider all round
+    assert R._uncovered(ring, [hand], cw) > 0.15  # the ring alone, counted: nearly a quarter of a card
+    assert R._uncovered(ring, [hand], cw, R.LOOSE_THIN) == 0.0
+    strip = np.array([[-10, -10], [330, -10], [330, 290], [-10, 290]], np.float32)  # 0.4 of a card beyond one side
+    assert R._uncovered(strip, [hand], cw, R.LOOSE_THIN) > 0.25

@@ -338,6 +338,11 @@ LOOSE_UNCOVERED = 0.15
 # and none wrong, but 1.08 the time of a whole-table still; at 0.25, six of those nine, 1.01).
 LOOSE_BEYOND_HANDS = True
 LOOSE_BEYOND = 0.25
+# ...not counting strips of it LOOSE_THIN raster pixels wide or less (16 to a card width): the region edges
+# enclose lies a pixel or two outside the hand's outline all round, and round a small card's hand of three that
+# ring alone made a quarter of a card, so nearly every hand of a whole-table still was searched again, for nothing
+# (tune_ab, five kinds and the dev photos: no card differs; at 2, a white-cloth card lost).
+LOOSE_THIN = 1
 LOOSE_FRAMES = 4  # ...reading at most this many frames in each region (and in each pass)
 INDEX_PAIRS_SIDE = 1400  # ...at this many pixels along the picture's longer side, at most
 # A card-shaped region taken for a back (Detection.backs), no card read in it, is read as a whole card where the
@@ -2107,8 +2112,9 @@ def _share_on(quad: np.ndarray, outline: np.ndarray, card_w: float) -> float:
     return float(np.count_nonzero(card & hand)) / area if area else 0.0
 
 
-def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> float:
-    """How much of a hand's outline no quad covers, in cards' areas (rasterised at 16 px per card width)."""
+def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float, thin: int = 0) -> float:
+    """How much of a hand's outline no quad covers, in cards' areas (rasterised at 16 px per card width).
+    ``thin``: strips of what is left this many raster pixels wide or less are not counted (opened away)."""
     k = 16.0 / card_w
     x, y, w, h = cv2.boundingRect(outline.reshape(-1, 1, 2).astype(np.float32))
     at = np.array([x, y], np.float64)
@@ -2116,6 +2122,9 @@ def _uncovered(outline: np.ndarray, quads: list[np.ndarray], card_w: float) -> f
     cv2.fillPoly(hand, [np.round((outline.reshape(-1, 2) - at) * k).astype(np.int32)], 1)
     for q in quads:
         cv2.fillPoly(hand, [np.round((q.reshape(-1, 2) - at) * k).astype(np.int32)], 0)
+    if thin:
+        square = np.ones((thin + 1, thin + 1), np.uint8)
+        hand = cv2.dilate(cv2.erode(hand, square, anchor=(0, 0)), square, anchor=(thin, thin)).astype(np.uint8)
     return float(np.count_nonzero(hand)) / (16.0 * 16.0 * CARD_ASPECT)
 
 
@@ -2221,7 +2230,7 @@ def _loose_edge_hands(det: Detection, named: list[CardRead], hands: Sequence[np.
                     _uncovered(h, quads, det.card_width) >= LOOSE_UNCOVERED:
                 out.append(h)
         elif LOOSE_BEYOND_HANDS and _uncovered(h, quads + [o.reshape(-1, 2) for o in hands],
-                                               det.card_width) >= LOOSE_BEYOND:
+                                               det.card_width, LOOSE_THIN) >= LOOSE_BEYOND:
             # Its middle in a hand, but reaching well beyond it and the cards read: a stacked slot's lower card,
             # whose strip above the upper one the paper mask lost, the slot's edges taking it in.
             out.append(h)
