@@ -17,7 +17,7 @@ import os
 from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
@@ -1760,19 +1760,14 @@ class Reader:
         boxes = [r.index_box.mean(axis=0) for r in named if r.index_box is not None]
         need = self.threshold + GUESSED_MARGIN + FAR_MARGIN
         out: list[CardRead] = []
-        kept: dict[str, Any] = {}
 
         def known() -> tuple[np.ndarray, list[CardRead], np.ndarray, np.ndarray]:
             """The index boxes' middles (n x 2), the cards named, and their outlines' bounding boxes (a hundredth
-            of a pixel wider all round: a point outside is outside the outline for ``_inside`` too), anew only
-            once a card was named (``boxes`` and ``out`` are only added to)."""
-            if kept.get("n") != (len(boxes), len(out)):
-                cards = named + out
-                quads = [c.quad.reshape(-1, 2) for c in cards]
-                kept.update(n=(len(boxes), len(out)), near=np.asarray(boxes, np.float64).reshape(-1, 2), cards=cards,
-                            lo=np.array([q.min(axis=0) for q in quads]).reshape(-1, 2) - 0.01,
-                            hi=np.array([q.max(axis=0) for q in quads]).reshape(-1, 2) + 0.01)
-            return kept["near"], kept["cards"], kept["lo"], kept["hi"]
+            of a pixel wider all round: a point outside is outside the outline for ``_inside`` too)."""
+            cards = named + out
+            quads = np.array([c.quad for c in cards], np.float32).reshape(-1, 4, 2)
+            return (np.asarray(boxes, np.float64).reshape(-1, 2), cards, quads.min(axis=1) - 0.01,
+                    quads.max(axis=1) + 0.01)
 
         for hand in hands:
             held = _held(hand, named, card_w)
