@@ -1603,6 +1603,24 @@ def test_a_tight_fans_next_card_is_read_at_the_finer_slides(
     assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
 
 
+def test_a_slid_frame_is_kept_where_ink_notches_the_hands_outline(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small cards, seed 5040: the 9s lies a fifth of a card beside the 4s, its index showing by the 4s's. The
+    low-resolution outline of the hand runs some 0.3 of a card inside the 4s's indexed corner (index ink and the
+    shade the 4s casts notch the paper mask there), so the slid frames that look at the 9s lay outside it and were
+    dropped. Tested against the hull of the hand and the cards held in it (``SLID_HULL``) they are read, and the 9s
+    is named; against the bare outline it is not."""
+    from companion.vision import reader as reader_mod
+    sc = _tuning_scene(5040, "byronknoll_vector", small=True)
+    card = next(c for c in sc.cards if c.code == "9s")
+    assert card.zone != "community"
+    reads = reader.read_still(sc.image)
+    assert _named_near(reads, card, _card_width(sc))
+    assert all(r.code != "9s" or _named_near([r], card, _card_width(sc)) for r in reads)
+    monkeypatch.setattr(reader_mod, "SLID_HULL", False)
+    assert not _named_near(reader.read_still(sc.image), card, _card_width(sc))
+
+
 def test_a_slid_frame_is_named_only_where_the_corner_classifier_names_the_same_card(
         reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
     """A frame beside a named card (``reader.SLIDES``) that lands on a card's edge line and a pip reads a jack of

@@ -237,6 +237,7 @@ SLID_SECOND = True
 # ... and (``Reader.slid_agree``) at the threshold where the corner classifier says the same card at this or more
 # (two opinions that agree; on the tuning scenes no card not there reached 0.67 at a slid frame).
 SLID_AGREE_NET = 0.85
+SLID_HULL = True  # a slid frame's index point is tested against the hand's convex hull (``_read_slid``)
 # A card named from two corners needs one of them to give it at least this share of its belief on its own.
 ONE_CORNER_MIN = 0.5
 # A corner this clear on its own (rank's top probability times suit's) that names another card than the corners
@@ -1774,7 +1775,12 @@ class Reader:
             if not held or (len({r.code for r in held}) >= HAND_CARDS and _uncovered(
                     hand, [r.quad for r in named + out], card_w) < UNCOVERED):
                 continue  # (a card named from both its corners is one card held)
-            poly = hand.reshape(-1, 1, 2).astype(np.float32)
+            # Against the hull of the hand and the cards held in it: index ink near the edge and the shade a card
+            # casts on the one beneath notch the low-resolution paper mask at a fan's indices, the very place a
+            # slid frame looks (small cards, seed 5040: the outline ran 0.3 of a card inside the top card's
+            # indexed corner, and the lower card's index beside it lay outside).
+            poly = cv2.convexHull(np.concatenate([hand.reshape(-1, 2)] + [r.quad.reshape(-1, 2) for r in held]).astype(
+                np.float32).reshape(-1, 1, 2)) if SLID_HULL else hand.reshape(-1, 1, 2).astype(np.float32)
 
             def depth(p: np.ndarray) -> float:
                 return float(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True))
