@@ -187,11 +187,13 @@ def test_the_whole_picture_pass_finds_a_card_no_hand_showed(monkeypatch: pytest.
     """Tuning tables (training decks) where a card is read only by the locator over the paper no named card covers
     (``Reader.locate_everywhere``): without that pass it goes unread; nothing else differs, nothing wrong. (Since
     a located frame the classifier half believes may be named by the glyphs there, ``LOCATE_GLYPHS``, the hands'
-    frames find seed 5236's six too: that is off here.)"""
+    frames find seed 5236's six too: that is off here; so, since af250d5, is the slid frames' test against the hull
+    of the hand and its cards, ``SLID_HULL``, with which a slid frame finds it too.)"""
     import companion.vision.reader as reader_mod
     from companion.vision.reader import Reader
 
     monkeypatch.setattr(reader_mod, "LOCATE_GLYPHS", 0.0)
+    monkeypatch.setattr(reader_mod, "SLID_HULL", False)
     from companion.vision.synthetic import render_scene
 
     kw = {"def": {"size": (2028, 1520)}, "lo": {"size": (2028, 1521), "card_height": 0.085}}[kind]
