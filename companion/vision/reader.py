@@ -1779,8 +1779,11 @@ class Reader:
             # casts on the one beneath notch the low-resolution paper mask at a fan's indices, the very place a
             # slid frame looks (small cards, seed 5040: the outline ran 0.3 of a card inside the top card's
             # indexed corner, and the lower card's index beside it lay outside).
-            poly = cv2.convexHull(np.concatenate([hand.reshape(-1, 2)] + [r.quad.reshape(-1, 2) for r in held]).astype(
-                np.float32).reshape(-1, 1, 2)) if SLID_HULL else hand.reshape(-1, 1, 2).astype(np.float32)
+            outline = hand.reshape(-1, 2)
+            if SLID_HULL:
+                outline = cv2.convexHull(np.concatenate([outline] + [r.quad.reshape(-1, 2) for r in held]).astype(
+                    np.float32))
+            poly = outline.reshape(-1, 1, 2).astype(np.float32)
 
             def depth(p: np.ndarray) -> float:
                 return float(cv2.pointPolygonTest(poly, (float(p[0]), float(p[1])), True))
