@@ -226,6 +226,11 @@ TEN_JITTER = ((0.0, 0.0), (-0.09, 0.0))
 # (tuning seeds 5150-5259 at low resolution: pocket cards +5, none wrong; a step at 0.31 as well named a
 # four-colour jack of clubs as spades there, seed 5210).
 SLIDES = (0.18, 0.22, 0.27, 0.36, 0.40, 0.45)
+# ...nor where that index point lies within SLID_INDEX_CLEAR of a card width of an index box read (as well as
+# 0.15 of a card from its middle): a tall index's box reaches further than that, and a frame slid a fifth of a card
+# off a card's own corner reads its index's right half (white-cloth four-colour seed 5123, at LIGHT_EDGE_LOW 25: a
+# six of hearts' half read a five at 0.93, the frame's point 0.02 of a card off the six's box).
+SLID_INDEX_CLEAR = 0.05
 # Such a frame is a guess with neither an outline corner nor a glyph pair behind it: its card is named only where the
 # corner classifier, on the same frame, names the same card too (at any confidence; SLID_SECOND). Reading frames in
 # more hands (a card named from both corners counted once) gave 3 wrong reads in 36 on the tuning scenes, an edge
@@ -262,7 +267,13 @@ CORNER_NET_MIN = 0.8
 NET_ALONE_MIN = 0.9
 NET_LOOK = 0.3
 NET_FRAMES = 24
-# A card the network half believes at such a frame (REFINE_LOOK or more) is read again in the frames about it,
+# A guessed corner the glyphs name under NET_VETO_UNDER is not named where the whole-corner classifier names another
+# card from the same frame at CORNER_NET_MIN or more (``Reader._net_denies``; left to ``_read_unnamed``, which asks
+# the classifier first): white-cloth four-colour seed 5039, at LIGHT_EDGE_LOW 25, an outline corner of a six of
+# clubs read a queen at 0.71, the classifier 0.85 for the six. Without an enrolled deck only (its prototypes settle
+# a frame for that deck). On the 1,200 tuning tables and the dev photos no read changed at LIGHT_EDGE_LOW 40.
+NET_VETO_UNDER = 0.9
+# A card the network half believes at a frame read whole (NET_ALONE_MIN's; REFINE_LOOK or more) is read again about it,
 # REFINE_SHIFTS (card widths along its axes) each at REFINE_TURNS (degrees), for the REFINE_PLACES likeliest cards,
 # and named where one of them says it at NET_ALONE_MIN and REFINE_AGREE of them say it (``Reader._refined``).
 # (Low-resolution tuning scenes: 7 more pocket cards of 804 with the corner CNN of 2026-12-01's fourth session, 6
@@ -1758,16 +1769,16 @@ class Reader:
         named = [r for r in whole + corner_reads if self._named(r)]
         whole_ids = {id(r) for r in whole}
         codes = {r.code for r in named}
-        boxes = [r.index_box.mean(axis=0) for r in named if r.index_box is not None]
+        boxes = [r.index_box for r in named if r.index_box is not None]
         need = self.threshold + GUESSED_MARGIN + FAR_MARGIN
         out: list[CardRead] = []
 
         def known() -> tuple[np.ndarray, list[CardRead], np.ndarray, np.ndarray]:
-            """The index boxes' middles (n x 2), the cards named, and their outlines' bounding boxes (a hundredth
-            of a pixel wider all round: a point outside is outside the outline for ``_inside`` too)."""
+            """The index boxes (n x 4 x 2), the cards named, and their outlines' bounding boxes (a hundredth of a
+            pixel wider all round: a point outside is outside the outline for ``_inside`` too)."""
             cards = named + out
             quads = np.array([c.quad for c in cards], np.float32).reshape(-1, 4, 2)
-            return (np.asarray(boxes, np.float64).reshape(-1, 2), cards, quads.min(axis=1) - 0.01,
+            return (np.asarray(boxes, np.float64).reshape(-1, 4, 2), cards, quads.min(axis=1) - 0.01,
                     quads.max(axis=1) + 0.01)
 
         for hand in hands:
@@ -1792,9 +1803,17 @@ class Reader:
                 """For each of ``mids``, whether an index could show there (as the docstring says)."""
                 ok = np.array([depth(m) >= -0.1 * card_w for m in mids], bool)
                 at = np.array(mids, np.float64).reshape(-1, 2)
-                near, cards, lo, hi = known()
-                if len(near):
-                    ok &= ~np.any(np.linalg.norm(at[:, None] - near[None], axis=2) < 0.15 * card_w, axis=1)
+                index_boxes, cards, lo, hi = known()
+                if len(index_boxes):
+                    apart = np.linalg.norm(at[:, None] - index_boxes.mean(axis=1)[None], axis=2)
+                    ok &= ~np.any(apart < 0.15 * card_w, axis=1)
+                    if SLID_INDEX_CLEAR:
+                        # Nor beside an index read, however tall it is: the frame would read part of it (a six's
+                        # right half, cut by the frame's edge, read as a five).
+                        for i in np.flatnonzero(ok):
+                            ok[i] = not any(cv2.pointPolygonTest(index_boxes[j].astype(np.float32).reshape(-1, 1, 2), (
+                                float(at[i, 0]), float(at[i, 1])), True) >= -SLID_INDEX_CLEAR * card_w
+                                            for j in np.flatnonzero(apart[i] < 0.5 * card_w))
                 # (Only the cards whose outline's bounding box holds the point are tested against the outline.)
                 boxed = np.all((lo[None] <= at[:, None]) & (at[:, None] <= hi[None]), axis=2)
                 for i in np.flatnonzero(ok):
@@ -1831,7 +1850,7 @@ class Reader:
                     out.append(read)
                     codes.add(read.code)
                     if read.index_box is not None:
-                        boxes.append(read.index_box.mean(axis=0))
+                        boxes.append(read.index_box)
                     done.add((id(r), k))
                 elif self.slid_agree and net_code is not None and REFINE_LOOK <= net_conf < NET_ALONE_MIN:
                     o = at - OUTSET * (xa + ya)
@@ -1864,6 +1883,12 @@ class Reader:
             if code is None and not r.cut:
                 self._unnamed.append(_Unnamed(at, x_axis, y_axis, quad, True))
             return None, located
+        if conf < NET_VETO_UNDER and self.deck is None and self._net_denies(image, at, x_axis, y_axis, code):
+            # The glyphs only fairly sure, the corner classifier sure of another card from the same frame: not
+            # named here (left to the passes that ask the classifier first, ``_read_unnamed``), nor tried again
+            # further out.
+            self._unnamed.append(_Unnamed(at, x_axis, y_axis, quad, True))
+            return None, 0
         return CardRead(code, conf, quad, "tl", False, index_box=r.box, alternatives=alts), located
 
     @staticmethod
@@ -1887,6 +1912,15 @@ class Reader:
             return False
         named, conf = self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
         return named == code and conf >= CORNER_NET_MIN
+
+    def _net_denies(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
+                    code: str) -> bool:
+        """The whole-corner classifier names another card than ``code`` from the same frame, at
+        ``CORNER_NET_MIN`` or more."""
+        if self.corner_net is None:
+            return False
+        named, conf = self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
+        return named is not None and named != code and conf >= CORNER_NET_MIN
 
     def _deck_agrees(self, reads: list[CornerRead], code: str) -> bool:
         """An enrolled deck as a second opinion: its own prototypes name the same card, confidently."""
