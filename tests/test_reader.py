@@ -3858,3 +3858,35 @@ def test_a_thin_ring_round_a_hand_is_not_counted_as_paper_beyond_it() -> None:
     assert R._uncovered(ring, [hand], cw, R.LOOSE_THIN) == 0.0
     strip = np.array([[-10, -10], [330, -10], [330, 290], [-10, 290]], np.float32)  # 0.4 of a card beyond one side
     assert R._uncovered(strip, [hand], cw, R.LOOSE_THIN) > 0.25
+
+
+def test_a_still_where_nothing_is_found_is_read_again_white_balanced_and_brightened(
+        reader: Reader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dev photo (a nine of spades on wood, half in a gift bag) darkened as ``tools/photo_variants.py``'s 'dark'
+    does (gamma 1.8): its bluish card is so saturated against its brightness that the paper mask takes none of it,
+    and nothing at all is found. Read again white-balanced on its brightest pixels and brightened
+    (``reader.NORMALISE_EMPTY``) the nine is named, and nothing else; without that, nothing is."""
+    from companion.vision import reader as reader_mod
+    img = real_photo("train_IMG_2516.JPG")
+    dark = cv2.LUT(img, (255.0 * (np.arange(256) / 255.0) ** 1.8).clip(0, 255).astype(np.uint8))
+    named = [r for r in reader.read_still(dark) if r.code and not r.face_down]
+    assert [r.code[0] for r in named] == ["9"]
+    x, y = named[0].centre
+    assert 132 <= x <= 301 and 182 <= y <= 377  # the labelled card's box
+    monkeypatch.setattr(reader_mod, "NORMALISE_EMPTY", False)
+    assert not reader.read_still(dark)
+
+
+def test_normalised_balances_on_the_brightest_pixels_and_leaves_a_neutral_bright_picture() -> None:
+    """``_normalised``: a grey ramp under a blue cast comes back grey at its bright end and brightened; a neutral
+    picture already bright is left alone (None)."""
+    from companion.vision.reader import NORMALISE_TO, _normalised
+    ramp = np.tile(np.linspace(20, 200, 200, dtype=np.float32)[None, :, None], (50, 1, 3))
+    cast = (ramp * np.array([1.0, 0.7, 0.5], np.float32)).astype(np.uint8)  # B, G, R
+    out = _normalised(cast)
+    assert out is not None
+    top = out[:, -5:].reshape(-1, 3).astype(float).mean(axis=0)
+    assert np.ptp(top) < 6 and abs(top.max() - NORMALISE_TO) < 8
+    neutral = np.full((50, 200, 3), 240, np.uint8)
+    neutral[:, :100] = 60
+    assert _normalised(neutral) is None

@@ -389,6 +389,18 @@ RETRY_MAX_CARD = 0.9  # ...and at most this share of its shorter side
 # ...and a still that read nothing at all (no back either) is, where outlines from edges were seen, though no
 # paper was left: a nine on a brightened page whose edge outlines said a card is an eighth of its size.
 RETRY_ON_EDGES = True
+# A still in which nothing at all was found (no card, no back, no paper that did not read) is read once more
+# white-balanced on its brightest pixels and brightened (``_normalised``: the top NORMALISE_TOP of each pixel's
+# brightest channel made grey, that channel's 99th percentile raised to NORMALISE_TO), and that read stands where it
+# names a card. Paperness (V - S) is what finds cards, and a dim card under a bluish cast is more saturated than
+# bright: a dev photo darkened (gamma 1.8, ``tools/photo_variants.py``) had no paper at all. Dev photos as taken
+# 254 -> 255 (IMG_2446's ace of hearts on a white box), softened 247 -> 249, none naming a card not there
+# (``tools/tune_ab.py --old HEAD --photos-only``); darkened 247 -> 248 and JPEG q30 244 -> 245
+# (``tools/photo_variants.py --variants dark,bright,warm,jpeg --old HEAD``, at the first gain rule). Never on a
+# table with anything on it, so the tuning tables cannot reach it; an empty table is read twice.
+NORMALISE_EMPTY = True
+NORMALISE_TOP = 0.03
+NORMALISE_TO = 235.0
 BACKS_GROWN = 1.2  # a back's outline grown so about its centre holds the white edges of a fan of backs
 BARE_INK = 0.25  # ...and paper with under this share of what it encloses off the paper mask is bare (glare)
 # A lone whole card whose index did not read is named by its pips (``pips``) where its short side is within this
@@ -514,6 +526,7 @@ class Reader:
         self.late_deep = True
         # Read a still that named no card again at other card sizes (SIZE_RETRIES), unless backs explain its paper.
         self.size_retries = True
+        self._normalising = False
         self._unnamed: list[_Unnamed] = []  # guessed corners left unnamed in the still being read
         # OpenCV builds its Lab tables on first use (0.3 s); pay that here, not on the first still.
         cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
@@ -868,6 +881,16 @@ class Reader:
                 retried = self.read_still(image, detect_cards(image, card_width_hint=f * det.card_width))
                 if any(self._named(r) for r in retried):
                     return retried
+        if detection is None and hint is None and NORMALISE_EMPTY and not out and not self._normalising:
+            even = _normalised(image)
+            if even is not None:
+                self._normalising = True
+                try:
+                    evened = self.read_still(even)
+                finally:
+                    self._normalising = False
+                if any(self._named(r) for r in evened):
+                    return evened
         return out
 
     def _read_unnamed(self, image: np.ndarray, reads: list[CardRead], card_w: float,
@@ -1992,6 +2015,22 @@ def corner_frame(quad: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.n
     ya = quad[(k - 1) % 4] - o
     landscape = bool(np.linalg.norm(xa) > np.linalg.norm(ya) * 1.15)
     return o, xa, ya / np.linalg.norm(ya) * np.linalg.norm(xa), landscape
+
+
+def _normalised(image: np.ndarray) -> np.ndarray | None:
+    """``image`` white-balanced on its brightest pixels (the top NORMALISE_TOP of each pixel's brightest channel,
+    their mean made grey) and brightened until the 99th percentile of that channel is NORMALISE_TO; None where
+    that changes no channel by a tenth."""
+    v = image.max(axis=2)
+    top = v >= np.percentile(v, 100 * (1 - NORMALISE_TOP))
+    means = image[top].reshape(-1, 3).astype(np.float64).mean(axis=0)
+    gain = means.max() / np.maximum(means, 1.0)
+    bright = float(np.percentile(v, 99))
+    gain *= max(1.0, NORMALISE_TO / max(bright, 1.0))
+    if float(np.max(np.abs(gain - 1))) < 0.1:
+        return None
+    out: np.ndarray = cv2.convertScaleAbs(image.astype(np.float32) * gain.astype(np.float32))
+    return out
 
 
 def _geometric_mean(confidences: Sequence[float]) -> float:
