@@ -396,8 +396,8 @@ RETRY_ON_EDGES = True
 # bright: a dev photo darkened (gamma 1.8, ``tools/photo_variants.py``) had no paper at all. Dev photos as taken
 # 254 -> 255 (IMG_2446's ace of hearts on a white box), softened 247 -> 249, none naming a card not there
 # (``tools/tune_ab.py --old HEAD --photos-only``); darkened 247 -> 248 and JPEG q30 244 -> 245
-# (``tools/photo_variants.py --variants dark,bright,warm,jpeg --old HEAD``, at the first gain rule). Never on a
-# table with anything on it, so the tuning tables cannot reach it; an empty table is read twice.
+# (``tools/photo_variants.py --variants dark,jpeg --old ef24076``; brightened and warm unchanged). Never on a table
+# with anything on it, so the tuning tables cannot reach it; an empty table is read twice.
 NORMALISE_EMPTY = True
 NORMALISE_TOP = 0.03
 NORMALISE_TO = 235.0
