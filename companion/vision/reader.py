@@ -1931,19 +1931,22 @@ class Reader:
                     code: str) -> bool:
         """The whole-corner classifier as a second opinion on a guessed corner the glyphs read below the margin:
         it names the same card from the same frame at ``CORNER_NET_MIN`` or more."""
-        if self.corner_net is None:
-            return False
-        named, conf = self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
+        named, conf = self._net_says(image, origin, x_axis, y_axis)
         return named == code and conf >= CORNER_NET_MIN
 
     def _net_denies(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray,
                     code: str) -> bool:
         """The whole-corner classifier names another card than ``code`` from the same frame, at
         ``CORNER_NET_MIN`` or more."""
-        if self.corner_net is None:
-            return False
-        named, conf = self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
+        named, conf = self._net_says(image, origin, x_axis, y_axis)
         return named is not None and named != code and conf >= CORNER_NET_MIN
+
+    def _net_says(self, image: np.ndarray, origin: np.ndarray, x_axis: np.ndarray, y_axis: np.ndarray
+                  ) -> tuple[str | None, float]:
+        """What the whole-corner classifier names at one frame, and how surely; (None, 0.0) without one."""
+        if self.corner_net is None:
+            return None, 0.0
+        return self.corner_net.name(frame_input(image, origin, x_axis, y_axis)[None])[0]
 
     def _deck_agrees(self, reads: list[CornerRead], code: str) -> bool:
         """An enrolled deck as a second opinion: its own prototypes name the same card, confidently."""
