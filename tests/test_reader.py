@@ -785,6 +785,13 @@ def _tuning_scene(seed: int, deck: str, small: bool = False, low: bool = False) 
     return render_scene(seed, size=(2028, 1520), deck=deck, jokers=False)
 
 
+def _white_cloth(seed: int, deck: str) -> Scene:
+    """A tuning table on a light cloth as ``tools/tune_ab.py``'s kind 'wc' deals it."""
+    from companion.vision.synthetic import render_scene
+
+    return render_scene(seed, size=(2028, 1520), deck=deck, mat="white_cloth", jokers=False)
+
+
 def _card_width(sc: Scene) -> float:
     """The scene's cards' median short side, pixels."""
     return float(np.median([np.linalg.norm(c.quad[1] - c.quad[0]) for c in sc.cards]))
@@ -2298,9 +2305,8 @@ def test_chips_touching_on_a_white_cloth_are_not_face_down_cards(monkeypatch: py
     # On a white cloth (tuning scene 5069) chips touching made regions with little paper in them, each reported
     # as a hand of backs. A hand of cards has a straight edge; a cluster of discs has none.
     from companion.vision import detect as detect_mod
-    from companion.vision.synthetic import render_scene
 
-    sc = render_scene(5069, size=(2028, 1520), deck="byronknoll_vector", jokers=False, mat="white_cloth")
+    sc = _white_cloth(5069, "byronknoll_vector")
     centres = [t.quad.mean(axis=0) for t in sc.cards]
 
     def stray(det) -> int:  # backs reported where no card lies
@@ -2615,13 +2621,6 @@ def test_a_hand_on_a_white_cloth_is_found_by_its_edges(reader: Reader) -> None:
         assert _named_near(reads, next(c for c in sc.cards if c.code == code), width), code
     faces = {c.code for c in sc.cards if c.face_up}
     assert all(r.code in faces for r in reads), [r.code for r in reads]
-
-
-def _white_cloth(seed: int, deck: str) -> Scene:
-    """A tuning table on a light cloth as ``tools/tune_ab.py``'s kind 'wc' deals it."""
-    from companion.vision.synthetic import render_scene
-
-    return render_scene(seed, size=(2028, 1520), deck=deck, mat="white_cloth", jokers=False)
 
 
 def test_a_hand_in_a_light_cloths_dim_side_is_found_by_its_fainter_edges(
@@ -3518,11 +3517,10 @@ def test_a_slid_frame_is_named_where_its_glyphs_and_the_corner_classifier_agree(
     and the corner classifier says Qh at 0.93 there: two opinions that agree name it (``slid_agree``). (At the
     slides of before 2026-12-06: the finer ones find a frame where the glyphs alone clear the margin.)"""
     from companion.vision import reader as reader_mod
-    from companion.vision.synthetic import render_scene
 
     monkeypatch.setattr(reader_mod, "SLIDES", SLIDES_BEFORE)
     reader = Reader()
-    sc = render_scene(5209, size=(2028, 1520), deck="saulspatz_gang4colour", mat="white_cloth", jokers=False)
+    sc = _white_cloth(5209, "saulspatz_gang4colour")
     assert "Qh" in {r.code for r in reader.read_still(sc.image)}
     reader.slid_agree = False
     _without_locator(monkeypatch, reader)  # (the index locator finds it too)
@@ -3536,10 +3534,9 @@ def test_an_edge_hand_a_card_named_whole_leaves_partly_uncovered_is_searched_for
     beside it. The region is searched for lone indices where the cards read leave LOOSE_UNCOVERED of a card of it
     uncovered, and the 2d is named; without that, it is not."""
     from companion.vision import reader as reader_mod
-    from companion.vision.synthetic import render_scene
 
     reader = Reader()
-    sc = render_scene(5059, size=(2028, 1520), deck="byronknoll_vector", mat="white_cloth", jokers=False)
+    sc = _white_cloth(5059, "byronknoll_vector")
     assert "2d" in {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(reader_mod, "LOOSE_UNCOVERED", 99.0)
     assert "2d" not in {r.code for r in reader.read_still(sc.image)}
@@ -3585,10 +3582,9 @@ def test_thin_edge_lines_in_glare_outline_cards_on_a_white_cloth(monkeypatch: py
     are read; without them, neither is (at Canny's usual lower threshold: the light cloth's lower one,
     ``detect.LIGHT_EDGE_LOW``, closes the ace of hearts' outline on its own)."""
     from companion.vision import detect
-    from companion.vision.synthetic import render_scene
 
     reader = Reader()
-    sc = render_scene(5066, size=(2028, 1520), deck="byronknoll_vector", mat="white_cloth", jokers=False)
+    sc = _white_cloth(5066, "byronknoll_vector")
     assert {"Ac", "Ah"} <= {r.code for r in reader.read_still(sc.image)}
     monkeypatch.setattr(detect, "GLARE_LINES", False)
     monkeypatch.setattr(detect, "LIGHT_EDGE_LOW", detect.EDGE_LOW)
